@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - shared pieces of the kmag command-line front end.
+ */
+#ifndef KMAG_CLI_H
+#define KMAG_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kmag/callgraph.h"
+#include "kmag/filter.h"
+#include "kmag/kmag.h"
+#include "kmag/trace.h"
+
+/* Exit codes. */
+#define EXIT_OK 0
+#define EXIT_ERR 1
+#define EXIT_USAGE 2
+
+struct kmag_cli {
+	const char *argv0;
+	int verbose;		/* -v count */
+	bool stdout_tty;
+	bool stderr_tty;
+};
+
+/* Prints "kmag: <msg>" to stderr; returns EXIT_ERR. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "kmag: warning: <msg>" to stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "kmag <cmd>: <msg>" plus a hint to see --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints an error from the library (err->msg), returns EXIT_ERR. */
+int cli_lib_error(const struct kmag_err *err, const char *fallback);
+
+/* Parses a non-negative integer option value; returns false (and reports) on junk. */
+bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);
+
+/*
+ * Options shared by every command that reads a trace. Each command puts
+ * CLI_INPUT_LONGOPTS in its option table and forwards unknown option codes to
+ * cli_input_option().
+ */
+struct cli_input {
+	const char *path;	/* NULL = default */
+	const char *pids, *comms, *cpus, *time;
+	enum kmag_reader reader;
+	bool unordered;		/* the consumer does not need time order */
+	bool build_cct;
+};
+
+enum {
+	OPT_PID = 0x1000,
+	OPT_COMM,
+	OPT_CPU,
+	OPT_TIME,
+	OPT_READER,
+	OPT_INPUT_LAST,
+};
+
+#define CLI_INPUT_LONGOPTS                                                         \
+	{ "pid", required_argument, NULL, OPT_PID },                               \
+	{ "comm", required_argument, NULL, OPT_COMM },                             \
+	{ "cpu", required_argument, NULL, OPT_CPU },                               \
+	{ "time", required_argument, NULL, OPT_TIME },                             \
+	{ "reader", required_argument, NULL, OPT_READER }
+
+#define CLI_INPUT_HELP                                                                        \
+	"Input selection:\n"                                                                  \
+	"      --pid PID[,PID...]    only these tasks\n"                                       \
+	"      --comm NAME[,NAME...] only tasks with these command names (globs)\n"            \
+	"      --cpu LIST            only these CPUs (e.g. 0-3,8)\n"                           \
+	"      --time START,END      only this time window, in seconds as printed by report\n" \
+	"                            (either side may be empty; prefix +: relative to start)\n" \
+	"      --reader auto|builtin|libtracecmd\n"                                            \
+	"                            trace.dat decoder (default: kmag's fast built-in one)\n"
+
+/* Returns 1 if @opt was an input option (stored), 0 if not, -1 on a bad value. */
+int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in);
+
+/* The default input when none is given: ./trace.dat, else the seed's kernel-magnifier.data. */
+const char *cli_default_input(void);
+
+/* A trace read into a call graph. */
+struct cli_graph {
+	struct kmag_trace *trace;
+	struct kmag_cg *cg;
+	struct kmag_filter *filter;
+	const char *path;
+	char filters[512];	/* description of the filters applied */
+};
+
+/*
+ * Opens @in, reads it through the filters into a finished call graph. On
+ * failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
+ * syntax); on success 0.
+ */
+int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g);
+void cli_graph_release(struct cli_graph *g);
+
+/* Appends the lost-events warning for the user, if any, to stderr. */
+void cli_warn_lost(const struct kmag_trace_info *info);
+
+/* Commands. */
+int cmd_report(struct kmag_cli *cli, int argc, char **argv);
+
+#endif /* KMAG_CLI_H */

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-report.c - `kmag report`: the functions of a trace as a table.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "kmag/report.h"
+
+static const char report_usage[] =
+	"Usage: kmag report [options] [FILE]\n"
+	"\n"
+	"Summarise a trace (trace.dat v6/v7 or ftrace text; default ./trace.dat):\n"
+	"the functions it ran, how often, and (function_graph) for how long.\n"
+	"\n"
+	"Output:\n"
+	"  -s, --sort KEY            calls (default), total, self, avg, max, min,\n"
+	"                            incomplete, name\n"
+	"  -n, --limit N             show the top N functions (default 50 for text, all\n"
+	"                            for json/csv; 0 = all)\n"
+	"      --callers FUNC        who called FUNC, with counts and times\n"
+	"      --callees FUNC        what FUNC called\n"
+	"  -F, --format FMT          text (default), json or csv\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+int cmd_report(struct kmag_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "sort", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "callers", required_argument, NULL, 'C' },
+		{ "callees", required_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_input in = { .unordered = false };
+	struct kmag_report r = { .focus = -1 };
+	const char *format = "text", *focus = NULL;
+	unsigned long limit = 0;
+	bool limit_set = false;
+	struct cli_graph g;
+	int opt, ret;
+
+	(void)cli;
+	while ((opt = getopt_long(argc, argv, "+s:n:F:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (kmag_sort_key_parse(optarg, &r.sort))
+				return cli_usage_error("report", "unknown sort key \"%s\" (choose %s)",
+						       optarg, kmag_sort_key_names());
+			break;
+		case 'n':
+			if (!cli_parse_ulong("report", "--limit", optarg, &limit))
+				return EXIT_USAGE;
+			limit_set = true;
+			break;
+		case 'C':
+		case 'E':
+			if (focus)
+				return cli_usage_error("report", "give only one of --callers and --callees");
+			focus = optarg;
+			r.callers = opt == 'C';
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
+				return cli_usage_error("report", "unknown format \"%s\" (choose text, json or csv)",
+						       optarg);
+			format = optarg;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return EXIT_OK;
+		default:
+			ret = cli_input_option("report", opt, optarg, &in);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_usage_error("report", "unknown option");
+		}
+	}
+	if (optind < argc)
+		in.path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
+	if (!limit_set && !strcmp(format, "text") && !focus)
+		limit = 50;
+
+	ret = cli_load_graph("report", &in, &g);
+	if (ret)
+		return ret;
+	r.cg = g.cg;
+	r.st = kmag_trace_symtab(g.trace);
+	r.info = kmag_trace_info(g.trace);
+	r.input = g.path;
+	r.filters = g.filters;
+	r.limit = limit;
+	if (focus) {
+		char suggest[512];
+
+		r.focus = kmag_cg_find_name(g.cg, r.st, focus, suggest, sizeof(suggest));
+		if (r.focus < 0) {
+			if (suggest[0])
+				ret = cli_error("function \"%s\" is not in the trace; similar names: %s", focus,
+						suggest);
+			else
+				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
+						focus);
+			cli_graph_release(&g);
+			return ret;
+		}
+	}
+	if (!strcmp(format, "json"))
+		ret = kmag_report_json(stdout, &r);
+	else if (!strcmp(format, "csv"))
+		ret = kmag_report_csv(stdout, &r);
+	else
+		ret = kmag_report_text(stdout, &r);
+	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
+		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
+	cli_graph_release(&g);
+	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * input.c - the input options every analysis command shares, and loading a
+ * trace into a call graph through them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in)
+{
+	switch (opt) {
+	case OPT_PID:
+		in->pids = arg;
+		return 1;
+	case OPT_COMM:
+		in->comms = arg;
+		return 1;
+	case OPT_CPU:
+		in->cpus = arg;
+		return 1;
+	case OPT_TIME:
+		in->time = arg;
+		return 1;
+	case OPT_READER:
+		if (!strcmp(arg, "auto"))
+			in->reader = KMAG_READER_AUTO;
+		else if (!strcmp(arg, "builtin"))
+			in->reader = KMAG_READER_BUILTIN;
+		else if (!strcmp(arg, "libtracecmd"))
+			in->reader = KMAG_READER_LIBTRACECMD;
+		else {
+			cli_usage_error(cmd, "unknown reader \"%s\" (choose auto, builtin or libtracecmd)", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+const char *cli_default_input(void)
+{
+	if (access("trace.dat", F_OK) == 0)
+		return "trace.dat";
+	if (access("kernel-magnifier.data", F_OK) == 0)
+		return "kernel-magnifier.data";
+	return "trace.dat";
+}
+
+void cli_warn_lost(const struct kmag_trace_info *info)
+{
+	int i;
+
+	for (i = 0; i < info->nr_cpus; i++) {
+		const struct kmag_cpu_info *ci = &info->cpus[i];
+		uint64_t stat = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;
+		uint64_t lost = ci->has_stats && stat >= ci->lost ? stat : ci->lost;
+
+		if (lost)
+			cli_warn("CPU%d: %" PRIu64 " events lost (%.1f%%); calls around the gaps are counted as incomplete",
+				 i, lost, 100.0 * (double)lost / (double)(lost + ci->events));
+		else if (ci->lost_unknown)
+			cli_warn("CPU%d: events lost (count unknown, %u gap%s)", i, ci->lost_markers,
+				 ci->lost_markers == 1 ? "" : "s");
+	}
+}
+
+int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g)
+{
+	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
+	struct kmag_cg_opts copts = { .build_cct = in->build_cct };
+	struct kmag_err err = { 0 };
+	kmag_event_fn fn = kmag_cg_event_fn;
+	void *ctx;
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	g->path = in->path ? in->path : cli_default_input();
+	g->filter = kmag_filter_new();
+	if (!g->filter)
+		return cli_error("out of memory");
+	if ((in->pids && kmag_filter_add_pids(g->filter, in->pids, &err)) ||
+	    (in->comms && kmag_filter_add_comms(g->filter, in->comms, &err)) ||
+	    (in->cpus && kmag_filter_add_cpus(g->filter, in->cpus, &err)) ||
+	    (in->time && kmag_filter_set_time(g->filter, in->time, &err))) {
+		cli_usage_error(cmd, "%s", err.msg);
+		cli_graph_release(g);
+		return EXIT_USAGE;
+	}
+	/* time windows and per-task stacks need events in time order */
+	if (in->time || in->build_cct)
+		topts.unordered = false;
+	g->trace = kmag_trace_open(g->path, &topts, &err);
+	if (!g->trace) {
+		if (!in->path && err.code == ENOENT)
+			ret = cli_error("no trace file given and ./trace.dat does not exist; record one with `kmag record` or pass a file");
+		else
+			ret = cli_lib_error(&err, "cannot open the trace");
+		cli_graph_release(g);
+		return ret;
+	}
+	g->cg = kmag_cg_new(&copts);
+	if (!g->cg) {
+		cli_graph_release(g);
+		return cli_error("out of memory");
+	}
+	ctx = g->cg;
+	if (!kmag_filter_is_empty(g->filter)) {
+		kmag_filter_bind(g->filter, g->trace, kmag_cg_event_fn, g->cg);
+		fn = kmag_filter_event_fn;
+		ctx = g->filter;
+		snprintf(g->filters, sizeof(g->filters), "%s", kmag_filter_describe(g->filter));
+	}
+	ret = kmag_trace_read(g->trace, fn, ctx, &err);
+	if (ret < 0) {
+		ret = cli_lib_error(&err, ret == -ENOMEM ? "out of memory" : "cannot read the trace");
+		cli_graph_release(g);
+		return ret;
+	}
+	if (kmag_cg_finish(g->cg)) {
+		cli_graph_release(g);
+		return cli_error("out of memory");
+	}
+	return 0;
+}
+
+void cli_graph_release(struct cli_graph *g)
+{
+	kmag_cg_free(g->cg);
+	kmag_trace_close(g->trace);
+	kmag_filter_free(g->filter);
+	memset(g, 0, sizeof(*g));
+}

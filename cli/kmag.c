@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kmag.c - main(): global options and the command table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(struct kmag_cli *cli, int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fputs("Usage: kmag [-v] [--version] [--help] <command> [options]\n"
+	      "\n"
+	      "kmag shows what the Linux kernel executes: it records function call chains\n"
+	      "with ftrace and turns them into call graphs, tables and charts.\n"
+	      "\n"
+	      "Commands:\n",
+	      out);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-20s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nRun 'kmag <command> --help' for the options of a command.\n", out);
+}
+
+static void log_to_stderr(enum kmag_log_level level, const char *domain, const char *msg)
+{
+	(void)domain;
+	fprintf(stderr, "kmag: %s%s\n", level == KMAG_LOG_WARN ? "warning: " : "", msg);
+}
+
+int main(int argc, char **argv)
+{
+	struct kmag_cli cli = { .argv0 = argv[0] };
+	int i, ret;
+	size_t c;
+
+	cli.stdout_tty = isatty(STDOUT_FILENO);
+	cli.stderr_tty = isatty(STDERR_FILENO);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("kmag %s\n", kmag_version());
+			return EXIT_OK;
+		}
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			cli.verbose++;
+			continue;
+		}
+		fprintf(stderr, "kmag: unknown option \"%s\" (see 'kmag --help')\n", argv[i]);
+		return EXIT_USAGE;
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	kmag_set_log(log_to_stderr, cli.verbose >= 2 ? KMAG_LOG_DEBUG :
+				    cli.verbose ? KMAG_LOG_INFO : KMAG_LOG_WARN);
+	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (strcmp(argv[i], commands[c].name))
+			continue;
+		optind = 1;
+		ret = commands[c].fn(&cli, argc - i, argv + i);
+		/* a write error on stdout (e.g. a full disk) must not pass silently */
+		if (fflush(stdout) || ferror(stdout)) {
+			if (errno != EPIPE)
+				return cli_error("cannot write output: %s", strerror(errno));
+		}
+		return ret;
+	}
+	fprintf(stderr, "kmag: unknown command \"%s\" (see 'kmag --help')\n", argv[i]);
+	return EXIT_USAGE;
+}

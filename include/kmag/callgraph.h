@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callgraph.h - the call-graph model built from a stream of events.
+ *
+ * Function tracer events give caller->callee edges and call counts.
+ * function_graph events are replayed on per-task stacks, so edges are true
+ * call chains and every node and edge gets calls, total (inclusive) time,
+ * self time, min and max. Memory grows with distinct functions and edges
+ * (and, with build_cct, distinct call paths), never with the event count.
+ *
+ * Calls the trace does not show whole (entry or exit missing because the
+ * trace started or stopped mid-call, or events were lost) are counted as
+ * incomplete; their time is not guessed.
+ */
+#ifndef KMAG_CALLGRAPH_H
+#define KMAG_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_cg_stats {
+	uint64_t calls;		/* times called, complete or not */
+	uint64_t timed;		/* calls whose duration is known */
+	uint64_t total_ns;	/* inclusive time of timed calls (outermost activation only
+				   for recursion, so time is not counted twice) */
+	uint64_t self_ns;	/* total_ns minus time spent in traced callees */
+	uint64_t min_ns;	/* shortest timed call (UINT64_MAX when timed == 0) */
+	uint64_t max_ns;	/* longest timed call */
+	uint64_t incomplete;	/* calls missing their entry, exit or caller */
+};
+
+enum kmag_cg_edge_flags {
+	KMAG_EDGE_IRQ = 1u << 0,	/* callee ran in interrupt context entered from caller */
+};
+
+struct kmag_cg_node {
+	kmag_func_t func;	/* symtab id */
+	struct kmag_cg_stats st;
+	/* After kmag_cg_finish(): */
+	uint32_t out_first, out_count;	/* range in kmag_cg_out_edges() */
+	uint32_t in_first, in_count;	/* range in kmag_cg_in_edges() */
+};
+
+struct kmag_cg_edge {
+	uint32_t caller;	/* node index */
+	uint32_t callee;	/* node index */
+	uint32_t flags;		/* enum kmag_cg_edge_flags */
+	struct kmag_cg_stats st;	/* the callee's calls made from this caller */
+};
+
+/* A node of the calling-context tree: one distinct call path. Index 0 is the root. */
+struct kmag_cct_node {
+	kmag_func_t func;	/* KMAG_FUNC_NONE for the root */
+	uint32_t parent;	/* index of the parent path, 0 for top-level frames */
+	uint32_t first_child;	/* 0 = none */
+	uint32_t next_sibling;	/* 0 = none */
+	struct kmag_cg_stats st;
+};
+
+struct kmag_cg_summary {
+	uint64_t events;		/* events fed in */
+	uint64_t func_events;		/* FUNC + GRAPH_* events */
+	uint64_t lost_markers;		/* LOST events seen */
+	uint64_t incomplete_calls;	/* sum of incomplete over nodes */
+	uint64_t unmatched_exits;	/* exits whose entry was never seen */
+	uint64_t unfinished_entries;	/* entries still open at the end or dropped on loss */
+	uint64_t tasks;			/* distinct stacks replayed */
+	bool has_time;			/* durations known (function_graph) */
+	bool has_stacks;		/* true call chains (function_graph) */
+};
+
+struct kmag_cg_opts {
+	bool build_cct;		/* also build the calling-context tree (flame graphs) */
+};
+
+struct kmag_cg;
+
+/* Returns a new empty graph (opts may be NULL); free with kmag_cg_free(). */
+struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts);
+/* Frees @cg. Accepts NULL. */
+void kmag_cg_free(struct kmag_cg *cg);
+
+/* Feeds one event. Returns 0 or -ENOMEM. Events must arrive in time order per task. */
+int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev);
+/* kmag_event_fn adapter: @ctx is the struct kmag_cg *. */
+int kmag_cg_event_fn(const struct kmag_event *ev, void *ctx);
+
+/*
+ * Closes all open frames (counted incomplete) and builds the adjacency
+ * lists. Call once after the last event. Returns 0 or -ENOMEM.
+ */
+int kmag_cg_finish(struct kmag_cg *cg);
+
+size_t kmag_cg_nr_nodes(const struct kmag_cg *cg);
+/* Node array (index = node index); borrowed, valid until the next kmag_cg_add or free. */
+const struct kmag_cg_node *kmag_cg_nodes(const struct kmag_cg *cg);
+size_t kmag_cg_nr_edges(const struct kmag_cg *cg);
+const struct kmag_cg_edge *kmag_cg_edges(const struct kmag_cg *cg);
+/* Edge indexes grouped by caller / by callee (after finish); see node out_/in_ ranges. */
+const uint32_t *kmag_cg_out_edges(const struct kmag_cg *cg);
+const uint32_t *kmag_cg_in_edges(const struct kmag_cg *cg);
+/* Node index of @func, or -1 when the graph never saw it. */
+long kmag_cg_node_index(const struct kmag_cg *cg, kmag_func_t func);
+/* Edge index of caller->callee (node indexes), or -1. */
+long kmag_cg_edge_index(const struct kmag_cg *cg, uint32_t caller, uint32_t callee);
+const struct kmag_cg_summary *kmag_cg_summary(const struct kmag_cg *cg);
+
+/* Calling-context tree (only with opts.build_cct; otherwise count 0). */
+size_t kmag_cg_nr_cct(const struct kmag_cg *cg);
+const struct kmag_cct_node *kmag_cg_cct(const struct kmag_cg *cg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_CALLGRAPH_H */

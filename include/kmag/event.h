@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * event.h - the decoded-event model shared by every input format.
+ *
+ * Readers turn trace.dat records and ftrace text lines into struct kmag_event
+ * and hand them, one at a time and in time order, to a callback. The struct is
+ * borrowed for the duration of the callback only.
+ */
+#ifndef KMAG_EVENT_H
+#define KMAG_EVENT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kmag_event_type {
+	KMAG_EV_FUNC = 1,	/* function tracer: func called from parent */
+	KMAG_EV_GRAPH_ENTRY,	/* function_graph: func entered at depth */
+	KMAG_EV_GRAPH_EXIT,	/* function_graph: func returned at depth */
+	KMAG_EV_LOST,		/* events were lost on cpu before this point */
+	KMAG_EV_OTHER,		/* any other event (tracepoint, kprobe, ...) */
+};
+
+/* Execution context, from the record's common_flags (or the text flags column). */
+enum kmag_ctx_flags {
+	KMAG_CTX_HARDIRQ = 1u << 0,
+	KMAG_CTX_SOFTIRQ = 1u << 1,
+	KMAG_CTX_NMI = 1u << 2,
+	KMAG_CTX_KNOWN = 1u << 7,	/* the input carried context flags at all */
+};
+
+#define KMAG_TS_NONE UINT64_MAX		/* the input has no timestamp for this event */
+#define KMAG_LOST_UNKNOWN UINT64_MAX	/* events were lost, the count is unknown */
+#define KMAG_DURATION_NONE UINT64_MAX
+
+struct kmag_event {
+	uint8_t type;		/* enum kmag_event_type */
+	uint8_t ctx;		/* enum kmag_ctx_flags */
+	uint16_t repeat;	/* FUNC: calls this record stands for (func_repeats), >= 1 */
+	int32_t cpu;		/* CPU the event was recorded on, -1 if unknown */
+	int32_t pid;		/* task id; -1 if the input does not say */
+	int32_t depth;		/* GRAPH_*: call depth (0 = outermost), -1 if unknown */
+	uint64_t ts;		/* ns since the trace clock's epoch, or KMAG_TS_NONE */
+
+	kmag_func_t func;	/* FUNC/GRAPH_*: the function */
+	kmag_func_t parent;	/* FUNC: its caller; otherwise KMAG_FUNC_NONE */
+	uint64_t ip;		/* raw address of func, 0 for text input */
+	uint64_t parent_ip;	/* raw return address into parent, 0 for text input */
+
+	/* GRAPH_EXIT only */
+	uint64_t duration;	/* rettime - calltime in ns, or KMAG_DURATION_NONE */
+	uint64_t calltime;	/* entry timestamp (ns) if known, else KMAG_TS_NONE */
+	int64_t retval;		/* valid when has_retval */
+	bool has_retval;
+
+	/* LOST only */
+	uint64_t lost;		/* number of events lost, or KMAG_LOST_UNKNOWN */
+
+	/* OTHER only */
+	uint16_t event_id;	/* common_type of the record, 0 for text */
+	const char *event_name;	/* "sched_switch"; borrowed, lives as long as the trace */
+	const char *event_system;	/* "sched"; borrowed, may be NULL for text */
+	const void *raw;	/* record payload (starts at common_type), NULL for text */
+	uint32_t raw_size;	/* bytes at raw */
+};
+
+/*
+ * Receives one event. Return 0 to continue, a positive value to stop reading
+ * early (the reader then returns that value), or -errno to abort with an error.
+ */
+typedef int (*kmag_event_fn)(const struct kmag_event *ev, void *ctx);
+
+/* Human-readable name of an event type ("function", "graph-entry", ...). */
+const char *kmag_event_type_name(enum kmag_event_type type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_EVENT_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filter.h - event predicates applied between a reader and a consumer:
+ * task ids, command names, CPUs, and a time window.
+ */
+#ifndef KMAG_FILTER_H
+#define KMAG_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kmag.h"
+#include "event.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_trace;
+struct kmag_filter;
+
+/* Returns a new filter that passes everything; free with kmag_filter_free(). */
+struct kmag_filter *kmag_filter_new(void);
+void kmag_filter_free(struct kmag_filter *f);
+
+/*
+ * Adds criteria from user syntax. Each returns 0 or -errno with @err set.
+ * Several calls of one kind accumulate (any may match); different kinds must
+ * all match.
+ *   pids:  "123,456"
+ *   comms: "bash,kworker*" (globs)
+ *   cpus:  "0-3,8"
+ *   time:  "START,END" in seconds relative to the first event; either side may
+ *          be empty ("1.5," = from 1.5 s to the end)
+ */
+int kmag_filter_add_pids(struct kmag_filter *f, const char *spec, struct kmag_err *err);
+int kmag_filter_add_comms(struct kmag_filter *f, const char *spec, struct kmag_err *err);
+int kmag_filter_add_cpus(struct kmag_filter *f, const char *spec, struct kmag_err *err);
+int kmag_filter_set_time(struct kmag_filter *f, const char *spec, struct kmag_err *err);
+
+/* True when no criterion was added. */
+bool kmag_filter_is_empty(const struct kmag_filter *f);
+/* A one-line description of the criteria ("pid 12,13; cpu 0-1"); borrowed. */
+const char *kmag_filter_describe(struct kmag_filter *f);
+
+/*
+ * Binds the filter to a trace (for command names and the time origin) and to
+ * the consumer that receives matching events. LOST events always pass (when
+ * their CPU passes) so consumers can mark gaps.
+ */
+void kmag_filter_bind(struct kmag_filter *f, struct kmag_trace *t, kmag_event_fn next, void *next_ctx);
+/* kmag_event_fn adapter: @ctx is the bound struct kmag_filter *. */
+int kmag_filter_event_fn(const struct kmag_event *ev, void *ctx);
+/* Tests one event without forwarding it. */
+bool kmag_filter_match(struct kmag_filter *f, const struct kmag_event *ev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_FILTER_H */

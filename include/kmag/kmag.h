@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kmag.h - libkmag basics: version, error reporting, logging.
+ *
+ * libkmag never exits and never writes to stdout. Functions returning int give
+ * 0 (or a count) on success and -errno on failure; functions returning a pointer
+ * give NULL and set errno. Where a failure needs a human explanation the
+ * function also takes an optional struct kmag_err * which it fills on failure.
+ */
+#ifndef KMAG_KMAG_H
+#define KMAG_KMAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KMAG_VERSION_STRING "0.1.0"
+
+/* Returns the library version; a static string. */
+const char *kmag_version(void);
+
+/*
+ * An error explanation for the user: one line, naming the cause and, where
+ * known, the fix. The first error set wins, so the innermost (most precise)
+ * explanation survives as the failure propagates outwards.
+ */
+struct kmag_err {
+	int code;	/* positive errno value, 0 while no error is set */
+	char msg[512];	/* NUL-terminated, no trailing newline */
+};
+
+/* Sets @err (if non-NULL and still empty). Returns -@code for chaining. */
+int kmag_err_set(struct kmag_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Clears @err so it can be reused. */
+void kmag_err_clear(struct kmag_err *err);
+
+enum kmag_log_level {
+	KMAG_LOG_WARN = 0,
+	KMAG_LOG_INFO = 1,
+	KMAG_LOG_DEBUG = 2,
+};
+
+/* Receives one formatted message (no trailing newline). errno is preserved. */
+typedef void (*kmag_log_fn)(enum kmag_log_level level, const char *domain, const char *msg);
+
+/*
+ * Installs the process-wide log sink (NULL restores the default, which writes
+ * warnings to stderr) and the most verbose level delivered.
+ */
+void kmag_set_log(kmag_log_fn fn, enum kmag_log_level max_level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_KMAG_H */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.h - opening a recorded trace of any supported format and streaming
+ * its events.
+ *
+ * Supported inputs, detected from content (never from the file name):
+ *   - trace.dat v6 and v7 (uncompressed or zstd), as written by trace-cmd and kmag
+ *   - the ftrace "trace" file of the function and function_graph tracers
+ *   - `trace-cmd report` text output of those tracers
+ */
+#ifndef KMAG_TRACE_H
+#define KMAG_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "kmag.h"
+#include "event.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kmag_input_format {
+	KMAG_INPUT_UNKNOWN = 0,
+	KMAG_INPUT_TRACEDAT,		/* trace.dat binary */
+	KMAG_INPUT_FTRACE_TEXT,		/* tracefs "trace" file */
+	KMAG_INPUT_REPORT_TEXT,		/* `trace-cmd report` output */
+};
+
+enum kmag_tracer {
+	KMAG_TRACER_UNKNOWN = 0,
+	KMAG_TRACER_FUNCTION,		/* parent -> func edges, no durations */
+	KMAG_TRACER_FUNCTION_GRAPH,	/* entry/exit pairs, true stacks, durations */
+	KMAG_TRACER_EVENTS,		/* only other events (tracepoints, probes) */
+};
+
+enum kmag_reader {
+	KMAG_READER_AUTO = 0,		/* the fast built-in decoder where possible */
+	KMAG_READER_BUILTIN,		/* kmag's own trace.dat decoder */
+	KMAG_READER_LIBTRACECMD,	/* libtracecmd's public API (slower, reference) */
+};
+
+/* Per-CPU facts, filled while reading (counts) and from the file (stats). */
+struct kmag_cpu_info {
+	uint64_t events;		/* records decoded on this CPU (all types but LOST) */
+	uint64_t lost;			/* sum of known lost counts seen in the data */
+	uint32_t lost_markers;		/* places where data is missing (known or not) */
+	bool lost_unknown;		/* some loss had no count */
+	bool has_stats;			/* the fields below come from the recorder */
+	uint64_t stat_entries;		/* per_cpu/cpuN/stats "entries" at stop */
+	uint64_t stat_overrun;		/* "overrun": events overwritten */
+	uint64_t stat_commit_overrun;	/* "commit overrun" */
+	uint64_t stat_dropped;		/* "dropped events" (non-overwrite mode) */
+	uint64_t first_ts, last_ts;	/* KMAG_TS_NONE when the CPU had no timed event */
+};
+
+struct kmag_trace_info {
+	enum kmag_input_format format;
+	enum kmag_tracer tracer;
+	int file_version;		/* trace.dat version (6, 7), 0 for text */
+	const char *compression;	/* "zstd", "none", NULL for text */
+	const char *clock;		/* "local", "global", ... or NULL */
+	const char *uname;		/* recording kernel, or NULL */
+	int nr_cpus;			/* CPUs in the file (highest seen + 1 for text) */
+	bool has_timestamps;		/* events carry absolute timestamps */
+	bool has_pids;			/* events carry task ids */
+	bool has_durations;		/* function_graph exits carry durations */
+
+	/* Filled by kmag_trace_read(): */
+	uint64_t events;		/* all records decoded (not counting LOST markers) */
+	uint64_t lost;			/* sum of known lost counts (data + recorder stats) */
+	bool lost_unknown;		/* some loss had no count */
+	uint64_t first_ts, last_ts;
+	const struct kmag_cpu_info *cpus;	/* nr_cpus entries */
+};
+
+struct kmag_trace_opts {
+	enum kmag_reader reader;
+	/*
+	 * Deliver events in global timestamp order across CPUs (needed to
+	 * follow tasks that migrate). When false, events come CPU by CPU,
+	 * which is faster and is enough for order-independent aggregates.
+	 */
+	bool unordered;
+};
+
+struct kmag_trace;
+
+/*
+ * Opens @path and reads its headers. @opts may be NULL for defaults.
+ * Returns a handle to free with kmag_trace_close(), or NULL with @err set.
+ */
+struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opts *opts,
+				   struct kmag_err *err);
+
+/*
+ * Streams every event to @fn. May be called once per open handle.
+ * Returns 0 when all events were delivered, the callback's positive value if
+ * it stopped early, or -errno with @err set. Events decoded before a
+ * corruption point are delivered before the error is returned.
+ */
+int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct kmag_err *err);
+
+/* Facts about the input; borrowed, valid until kmag_trace_close(). */
+const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
+/* The trace's function-name table; borrowed, valid until kmag_trace_close(). */
+struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t);
+/* Command name of @pid as recorded ("<idle>" for 0), or NULL; borrowed. */
+const char *kmag_trace_comm(const struct kmag_trace *t, int pid);
+/* Closes the file and frees everything. Accepts NULL. */
+void kmag_trace_close(struct kmag_trace *t);
+
+/* Short names for the enums ("trace.dat", "function_graph", ...); static strings. */
+const char *kmag_input_format_name(enum kmag_input_format f);
+const char *kmag_tracer_name(enum kmag_tracer t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_TRACE_H */

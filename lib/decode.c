@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * decode.c - ftrace record decoding through event formats.
+ */
+#define PR_DOMAIN "decode"
+#include <traceevent/event-parse.h>
+
+#include "decode.h"
+#include <stdio.h>
+
+#include "internal.h"
+
+/* common_flags bits (kernel's trace_flag_type, stable since 2.6.3x) */
+#define TRACE_FLAG_HARDIRQ 0x08
+#define TRACE_FLAG_SOFTIRQ 0x10
+#define TRACE_FLAG_NMI 0x40
+
+static bool set_field(struct tep_event *ev, const char *name, struct fdesc *f, bool common)
+{
+	struct tep_format_field *fld = common ? tep_find_common_field(ev, name) :
+						tep_find_field(ev, name);
+
+	memset(f, 0, sizeof(*f));
+	if (!fld || fld->offset < 0 || fld->offset > UINT16_MAX)
+		return false;
+	if (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8)
+		return false;
+	f->off = (uint16_t)fld->offset;
+	f->size = (uint8_t)fld->size;
+	f->is_signed = fld->flags & TEP_FIELD_IS_SIGNED;
+	return true;
+}
+
+static int find_id(struct tep_handle *tep, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", name);
+
+	return ev ? ev->id : -1;
+}
+
+int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct kmag_symtab *st,
+		       bool swap, struct kmag_err *err)
+{
+	struct tep_event *ev;
+	int i, n, max_id = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	d->st = st;
+	d->swap = swap;
+	d->id_function = find_id(tep, "function");
+	d->id_entry = find_id(tep, "funcgraph_entry");
+	d->id_exit = find_id(tep, "funcgraph_exit");
+	d->id_repeats = find_id(tep, "func_repeats");
+
+	n = tep_get_events_count(tep);
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		if (ev && ev->id > max_id)
+			max_id = ev->id;
+	}
+	if (n <= 0)
+		return kmag_err_set(err, EINVAL, "the trace has no usable event formats");
+	/* any event carries the common fields at the same place */
+	ev = tep_get_event(tep, 0);
+	if (!set_field(ev, "common_type", &d->common_type, true) ||
+	    !set_field(ev, "common_pid", &d->common_pid, true))
+		return kmag_err_set(err, EINVAL,
+				    "event format \"%s\" lacks common_type/common_pid", ev->name);
+	set_field(ev, "common_flags", &d->common_flags, true);
+
+	if (max_id > UINT16_MAX)
+		max_id = UINT16_MAX;
+	d->nr_kind = (uint32_t)max_id + 1;
+	d->kind = calloc(d->nr_kind, 1);
+	if (!d->kind)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		if (ev && ev->id >= 0 && (uint32_t)ev->id < d->nr_kind)
+			d->kind[ev->id] = KMAG_EV_OTHER;
+	}
+	if (d->id_function >= 0 && (ev = tep_find_event(tep, d->id_function)) &&
+	    set_field(ev, "ip", &d->fn_ip, false) && set_field(ev, "parent_ip", &d->fn_parent, false))
+		d->kind[d->id_function] = KMAG_EV_FUNC;
+	if (d->id_repeats >= 0 && (ev = tep_find_event(tep, d->id_repeats)) &&
+	    set_field(ev, "ip", &d->fr_ip, false) && set_field(ev, "parent_ip", &d->fr_parent, false) &&
+	    set_field(ev, "count", &d->fr_count, false))
+		d->kind[d->id_repeats] = KMAG_EV_FUNC;
+	if (d->id_entry >= 0 && (ev = tep_find_event(tep, d->id_entry)) &&
+	    set_field(ev, "func", &d->ge_func, false) && set_field(ev, "depth", &d->ge_depth, false))
+		d->kind[d->id_entry] = KMAG_EV_GRAPH_ENTRY;
+	if (d->id_exit >= 0 && (ev = tep_find_event(tep, d->id_exit)) &&
+	    set_field(ev, "func", &d->gx_func, false) && set_field(ev, "depth", &d->gx_depth, false)) {
+		set_field(ev, "calltime", &d->gx_calltime, false);
+		set_field(ev, "rettime", &d->gx_rettime, false);
+		set_field(ev, "retval", &d->gx_retval, false);
+		d->kind[d->id_exit] = KMAG_EV_GRAPH_EXIT;
+	}
+	return 0;
+}
+
+void kmag__decoder_release(struct kmag_decoder *d)
+{
+	u64map_release(&d->tep_cache);
+	free(d->kind);
+	d->kind = NULL;
+	d->nr_kind = 0;
+}
+
+static kmag_func_t resolve_tep(struct kmag_decoder *d, uint64_t addr)
+{
+	uint64_t *v = u64map_get(&d->tep_cache, addr);
+	const char *name;
+	kmag_func_t id;
+	char buf[32];
+
+	if (v)
+		return (kmag_func_t)*v;
+	name = tep_find_function(d->tep, addr);
+	if (!name) {
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
+		name = buf;
+	}
+	id = kmag_symtab_intern(d->st, name, (size_t)-1);
+	if (id != KMAG_FUNC_NONE)
+		u64map_upsert(&d->tep_cache, addr, id, NULL);
+	return id;
+}
+
+static inline kmag_func_t resolve(struct kmag_decoder *d, uint64_t addr)
+{
+	if (unlikely(d->tep_names))
+		return resolve_tep(d, addr);
+	return kmag_symtab_resolve(d->st, addr, true);
+}
+
+static inline bool fits(const struct fdesc *f, uint32_t size)
+{
+	return (uint32_t)f->off + f->size <= size;
+}
+
+int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev)
+{
+	uint32_t type;
+	uint8_t kind;
+
+	if (unlikely(size < (uint32_t)d->common_pid.off + d->common_pid.size ||
+		     size < (uint32_t)d->common_type.off + d->common_type.size))
+		return -EINVAL;
+	type = (uint32_t)fd_read(&d->common_type, data, d->swap);
+	ev->pid = (int32_t)fd_read(&d->common_pid, data, d->swap);
+	ev->ctx = 0;
+	if (d->common_flags.size && fits(&d->common_flags, size)) {
+		uint32_t fl = (uint32_t)fd_read(&d->common_flags, data, d->swap);
+
+		ev->ctx = KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
+			  (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
+			  (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0);
+	}
+	kind = type < d->nr_kind ? d->kind[type] : 0;
+	ev->repeat = 1;
+	ev->parent = KMAG_FUNC_NONE;
+	ev->parent_ip = 0;
+	ev->depth = -1;
+	ev->has_retval = false;
+
+	switch (kind) {
+	case KMAG_EV_FUNC:
+		ev->type = KMAG_EV_FUNC;
+		if ((int)type == d->id_repeats) {
+			/* func_repeats: the previous function ran `count` more times */
+			if (unlikely(!fits(&d->fr_count, size) || !fits(&d->fr_parent, size)))
+				return -EINVAL;
+			ev->ip = fd_read(&d->fr_ip, data, d->swap);
+			ev->parent_ip = fd_read(&d->fr_parent, data, d->swap);
+			ev->repeat = (uint16_t)fd_read(&d->fr_count, data, d->swap);
+			if (!ev->repeat)
+				ev->repeat = 1;
+		} else {
+			if (unlikely(!fits(&d->fn_ip, size) || !fits(&d->fn_parent, size)))
+				return -EINVAL;
+			ev->ip = fd_read(&d->fn_ip, data, d->swap);
+			ev->parent_ip = fd_read(&d->fn_parent, data, d->swap);
+		}
+		ev->func = resolve(d, ev->ip);
+		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) :
+					     KMAG_FUNC_NONE;
+		return 0;
+	case KMAG_EV_GRAPH_ENTRY:
+		if (unlikely(!fits(&d->ge_func, size) || !fits(&d->ge_depth, size)))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_ENTRY;
+		ev->ip = fd_read(&d->ge_func, data, d->swap);
+		ev->depth = (int32_t)fd_read(&d->ge_depth, data, d->swap);
+		ev->func = resolve(d, ev->ip);
+		return 0;
+	case KMAG_EV_GRAPH_EXIT:
+		if (unlikely(!fits(&d->gx_func, size) || !fits(&d->gx_depth, size)))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_EXIT;
+		ev->ip = fd_read(&d->gx_func, data, d->swap);
+		ev->depth = (int32_t)fd_read(&d->gx_depth, data, d->swap);
+		ev->func = resolve(d, ev->ip);
+		ev->duration = KMAG_DURATION_NONE;
+		ev->calltime = KMAG_TS_NONE;
+		if (d->gx_calltime.size && d->gx_rettime.size && fits(&d->gx_calltime, size) &&
+		    fits(&d->gx_rettime, size)) {
+			uint64_t ct = fd_read(&d->gx_calltime, data, d->swap);
+			uint64_t rt = fd_read(&d->gx_rettime, data, d->swap);
+
+			ev->calltime = ct;
+			ev->duration = rt >= ct ? rt - ct : 0;
+		}
+		if (d->gx_retval.size && fits(&d->gx_retval, size)) {
+			ev->retval = (int64_t)fd_read(&d->gx_retval, data, d->swap);
+			ev->has_retval = true;
+		}
+		return 0;
+	default:
+		ev->type = KMAG_EV_OTHER;
+		ev->func = KMAG_FUNC_NONE;
+		ev->ip = 0;
+		ev->event_id = (uint16_t)type;
+		ev->event_name = NULL;
+		ev->event_system = NULL;
+		if (kind == KMAG_EV_OTHER) {
+			struct tep_event *te = tep_find_event(d->tep, (int)type);
+
+			if (te) {
+				ev->event_name = te->name;
+				ev->event_system = te->system;
+			}
+		}
+		ev->raw = data;
+		ev->raw_size = size;
+		return 0;
+	}
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decode.h - turn raw ftrace records into struct kmag_event. Internal.
+ *
+ * Field offsets and sizes come from the event formats (parsed by
+ * libtraceevent) and are resolved once; the per-record path only reads
+ * numbers at cached offsets. Offsets differ between kernels (funcgraph_exit
+ * gained retval in 6.5, depth/overrun changed size), so nothing is hard-coded.
+ */
+#ifndef KMAG_DECODE_H
+#define KMAG_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kmag/event.h"
+#include "kmag/kmag.h"
+#include "kmag/symtab.h"
+#include "util/u64map.h"
+
+struct tep_handle;
+
+struct fdesc {
+	uint16_t off;
+	uint8_t size;		/* 0 = field absent */
+	bool is_signed;
+};
+
+struct kmag_decoder {
+	struct tep_handle *tep;		/* borrowed */
+	struct kmag_symtab *st;		/* borrowed */
+	bool swap;			/* record byte order differs from the host */
+
+	struct fdesc common_type, common_flags, common_pid;
+	int id_function, id_entry, id_exit, id_repeats;	/* -1 when absent */
+	struct fdesc fn_ip, fn_parent;
+	struct fdesc ge_func, ge_depth;
+	struct fdesc gx_func, gx_depth, gx_calltime, gx_rettime, gx_retval;
+	struct fdesc fr_ip, fr_parent, fr_count;
+	uint8_t *kind;			/* common_type -> enum kmag_event_type (0 = unknown) */
+	uint32_t nr_kind;
+
+	/*
+	 * Name addresses through the tep's own kallsyms (tep_find_function)
+	 * instead of the symtab's table: used by the libtracecmd reference
+	 * reader so it shares nothing with the built-in one but the formats.
+	 */
+	bool tep_names;
+	struct u64map tep_cache;	/* address -> id */
+};
+
+/* Resolves event ids and field layouts from @tep. Returns 0 or -errno with @err. */
+int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct kmag_symtab *st,
+		       bool swap, struct kmag_err *err);
+void kmag__decoder_release(struct kmag_decoder *d);
+
+static inline uint64_t fd_read(const struct fdesc *f, const uint8_t *data, bool swap)
+{
+	const uint8_t *p = data + f->off;
+
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (uint64_t)(int64_t)(int8_t)*p : *p;
+	case 2: {
+		uint16_t v;
+
+		__builtin_memcpy(&v, p, 2);
+		if (swap)
+			v = __builtin_bswap16(v);
+		return f->is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		__builtin_memcpy(&v, p, 4);
+		if (swap)
+			v = __builtin_bswap32(v);
+		return f->is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	case 8: {
+		uint64_t v;
+
+		__builtin_memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Decodes the record at @data (@size bytes, starting at common_type) into @ev.
+ * Returns 0, or -EINVAL if the record is shorter than its format says.
+ */
+int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev);
+
+#endif /* KMAG_DECODE_H */

@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: MIT
+/*
+ * input-text.c - ftrace text input: the tracefs "trace" file of the function
+ * and function_graph tracers, and `trace-cmd report` output.
+ *
+ * No library parses this text, so kmag does. The format is recognised from
+ * the content (a "# tracer:" header, trace-cmd's "cpus=" line, or the shape
+ * of the first event lines). The file is read in large blocks; memory does
+ * not grow with its size.
+ */
+#define PR_DOMAIN "text"
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "trace-internal.h"
+
+#define BLOCK (1u << 20)
+#define MAX_LINE (16u << 20)
+#define SNIFF_LINES 200
+
+struct cpu_state {
+	int32_t pid;		/* task running, from context-switch markers; -1 unknown */
+	int32_t last_comm_pid;	/* last pid whose comm was recorded from this CPU */
+	uint8_t irq;		/* inside an "==========>" interrupt block */
+};
+
+struct text_input {
+	int fd;
+	char *buf;
+	size_t len, pos, cap;
+	bool eof;
+	uint64_t lineno;
+	enum kmag_tracer header_tracer;	/* from "# tracer:", else UNKNOWN */
+	struct cpu_state *cpus;
+	size_t nr_cpu_state;
+	struct cpu_state nocpu;		/* for graph text without a CPU column */
+	struct kmag_err *err;
+};
+
+/* ---- line reading ---- */
+
+/* Returns the next line (without '\n', NUL-terminated in place), or NULL at end. */
+static char *next_line(struct text_input *in, size_t *len_out, int *ret)
+{
+	for (;;) {
+		char *start = in->buf + in->pos;
+		char *nl = memchr(start, '\n', in->len - in->pos);
+		ssize_t n;
+
+		if (nl || (in->eof && in->pos < in->len)) {
+			size_t len = nl ? (size_t)(nl - start) : in->len - in->pos;
+
+			if (!nl) {
+				/* last line without newline: make room for the NUL */
+				if (in->len == in->cap) {
+					if (kmag__grow(&in->buf, &in->cap, in->len + 1, 1)) {
+						*ret = -ENOMEM;
+						return NULL;
+					}
+					start = in->buf + in->pos;
+				}
+			}
+			start[len] = '\0';
+			in->pos += len + (nl ? 1 : 0);
+			if (!nl)
+				in->pos = in->len;
+			in->lineno++;
+			if (len && start[len - 1] == '\r')
+				start[--len] = '\0';
+			*len_out = len;
+			return start;
+		}
+		if (in->eof)
+			return NULL;
+		/* keep the partial line, read more behind it */
+		if (in->pos) {
+			memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+			in->len -= in->pos;
+			in->pos = 0;
+		}
+		if (in->len == in->cap) {
+			if (in->cap >= MAX_LINE) {
+				*ret = kmag_err_set(in->err, EINVAL,
+						    "line %llu is longer than %u MB; this is not ftrace text",
+						    (unsigned long long)in->lineno + 1, MAX_LINE >> 20);
+				return NULL;
+			}
+			if (kmag__grow(&in->buf, &in->cap, in->cap + BLOCK, 1)) {
+				*ret = -ENOMEM;
+				return NULL;
+			}
+		}
+		n = read(in->fd, in->buf + in->len, in->cap - in->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*ret = kmag_err_set(in->err, errno, "read error: %s", strerror(errno));
+			return NULL;
+		}
+		if (n == 0)
+			in->eof = true;
+		in->len += (size_t)n;
+	}
+}
+
+/* Returns the byte offset of the first invalid UTF-8 sequence or NUL, or -1. */
+static long utf8_invalid(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n, k;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			if (!c)
+				return (long)i;
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return (long)i;
+		}
+		if (i + n >= len)
+			return (long)i;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return (long)i;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return (long)i;
+		i += n + 1;
+	}
+	return -1;
+}
+
+/* ---- small parsers ---- */
+
+static inline const char *skip_sp(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parses an unsigned decimal; returns the end or NULL. */
+static const char *parse_uint(const char *p, uint64_t *v)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	while (is_digit(*p) && n < 19) {
+		x = x * 10 + (uint64_t)(*p++ - '0');
+		n++;
+	}
+	if (!n || is_digit(*p))
+		return NULL;
+	*v = x;
+	return p;
+}
+
+/* "12.345678" seconds -> ns (any number of decimals; a bare integer is a raw count). */
+static const char *parse_ts(const char *p, uint64_t *ns)
+{
+	uint64_t sec, frac = 0, scale = 1000000000ull;
+
+	p = parse_uint(p, &sec);
+	if (!p)
+		return NULL;
+	if (*p != '.') {
+		*ns = sec;
+		return p;
+	}
+	p++;
+	while (is_digit(*p)) {
+		if (scale > 1) {
+			scale /= 10;
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+		p++;
+	}
+	if (sec > UINT64_MAX / 1000000000ull)
+		return NULL;
+	*ns = sec * 1000000000ull + frac;
+	return p;
+}
+
+/* "354.007 us" (optionally preceded by an overhead mark) -> ns. */
+static const char *parse_duration(const char *p, uint64_t *ns)
+{
+	uint64_t us, frac = 0, scale = 1000;
+
+	p = skip_sp(p);
+	if (*p && strchr("+!#*@$", *p) && (p[1] == ' ' || is_digit(p[1])))
+		p = skip_sp(p + 1);
+	p = parse_uint(p, &us);
+	if (!p)
+		return NULL;
+	if (*p == '.') {
+		p++;
+		while (is_digit(*p)) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+			p++;
+		}
+	}
+	p = skip_sp(p);
+	if (p[0] != 'u' || p[1] != 's')
+		return NULL;
+	*ns = us * 1000 + frac;
+	return p + 2;
+}
+
+/* Length of a function name token: up to '(' ' ' '+' or end; strips "+0x1a/0x50". */
+static size_t func_len(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] && p[n] != ' ' && p[n] != '(' && p[n] != '\t' && p[n] != ';')
+		n++;
+	/* sym-offset option: name+0xoff/0xsize */
+	{
+		const char *plus = memchr(p, '+', n);
+
+		if (plus && plus[1] == '0' && plus[2] == 'x')
+			n = (size_t)(plus - p);
+	}
+	return n;
+}
+
+static struct cpu_state *cpu_state(struct text_input *in, int cpu)
+{
+	size_t i;
+
+	if (cpu < 0)
+		return &in->nocpu;
+	if ((size_t)cpu >= in->nr_cpu_state) {
+		size_t cap = in->nr_cpu_state;
+
+		if (cpu >= 65536 || kmag__grow(&in->cpus, &cap, (size_t)cpu + 1, sizeof(*in->cpus)))
+			return NULL;
+		for (i = in->nr_cpu_state; i < cap; i++)
+			in->cpus[i] = (struct cpu_state){ .pid = -1, .last_comm_pid = -1 };
+		in->nr_cpu_state = cap;
+	}
+	return &in->cpus[cpu];
+}
+
+static void ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = cpu;
+	ev->pid = pid;
+	ev->ts = ts;
+	ev->depth = -1;
+	ev->repeat = 1;
+	ev->func = KMAG_FUNC_NONE;
+	ev->parent = KMAG_FUNC_NONE;
+	ev->duration = KMAG_DURATION_NONE;
+	ev->calltime = KMAG_TS_NONE;
+}
+
+static int parse_fail(struct text_input *in, const char *what)
+{
+	return kmag_err_set(in->err, EINVAL, "line %llu: %s", (unsigned long long)in->lineno, what);
+}
+
+/* "CPU:3 [LOST 123 EVENTS]", "CPU:3 [123 EVENTS DROPPED]", "CPU:3 [EVENTS DROPPED]" */
+static int try_lost(struct kmag_trace *t, const char *p, bool *handled)
+{
+	struct kmag_event ev;
+	uint64_t cpu, n = KMAG_LOST_UNKNOWN;
+
+	*handled = false;
+	p = skip_sp(p);
+	if (strncmp(p, "CPU:", 4))
+		return 0;
+	p = parse_uint(p + 4, &cpu);
+	if (!p || cpu >= 65536)
+		return 0;
+	p = skip_sp(p);
+	if (*p++ != '[')
+		return 0;
+	if (!strncmp(p, "LOST ", 5)) {
+		if (!(p = parse_uint(p + 5, &n)))
+			return 0;
+	} else if (is_digit(*p)) {
+		if (!(p = parse_uint(p, &n)) || strncmp(p, " EVENTS DROPPED", 15))
+			return 0;
+	} else if (strncmp(p, "EVENTS DROPPED", 14)) {
+		return 0;
+	}
+	*handled = true;
+	ev_init(&ev, (int)cpu, -1, KMAG_TS_NONE);
+	ev.type = KMAG_EV_LOST;
+	ev.lost = n;
+	return kmag__trace_deliver(t, &ev);
+}
+
+/* ---- function_graph body: "[dur us] |  <indent>text" ---- */
+
+struct graph_ctx {
+	int cpu, pid;
+	uint64_t ts;		/* line timestamp or KMAG_TS_NONE */
+	uint8_t ctx;
+};
+
+/*
+ * Parses the part after the duration column separator: indentation, then
+ * "f() {", "f();", "}", "} /" "* f *" "/" or a comment. @dur is the duration column
+ * value or KMAG_DURATION_NONE.
+ */
+static int graph_body(struct kmag_trace *t, struct text_input *in, const struct graph_ctx *g,
+		      const char *body, uint64_t dur)
+{
+	struct kmag_event ev;
+	const char *p = body;
+	int spaces = 0, depth, ret;
+
+	while (*p == ' ') {
+		spaces++;
+		p++;
+	}
+	depth = spaces >= 2 ? (spaces - 2) / 2 : 0;
+	if (!*p)
+		return 0;
+	if (p[0] == '/' && p[1] == '*')
+		return 0;	/* an event or marker printed as a comment */
+
+	ev_init(&ev, g->cpu, g->pid, g->ts);
+	ev.ctx = g->ctx;
+	ev.depth = depth;
+	if (*p == '}') {
+		const char *c = skip_sp(p + 1);
+
+		ev.type = KMAG_EV_GRAPH_EXIT;
+		ev.duration = dur;
+		if (dur != KMAG_DURATION_NONE && g->ts != KMAG_TS_NONE && g->ts >= dur)
+			ev.calltime = g->ts - dur;
+		if (c[0] == '/' && c[1] == '*') {
+			/* funcgraph-tail "} /" "* name *" "/", retval "} /" "* name = 0x0 *" "/" */
+			const char *n = skip_sp(c + 2), *eq;
+			size_t len = func_len(n);
+
+			if (len && *n != '=') {
+				ev.func = kmag_symtab_intern(t->st, n, len);
+				if (ev.func == KMAG_FUNC_NONE)
+					return -ENOMEM;
+			}
+			eq = strstr(n, "= ");
+			if (eq) {
+				ev.retval = strtoll(eq + 2, NULL, 0);
+				ev.has_retval = true;
+			}
+		}
+		return kmag__trace_deliver(t, &ev);
+	}
+	{
+		size_t len = func_len(p);
+		const char *after = p + len;
+
+		if (!len || after[0] != '(' || after[1] != ')')
+			return 0;	/* not a call line (e.g. a marker kmag does not know) */
+		ev.func = kmag_symtab_intern(t->st, p, len);
+		if (ev.func == KMAG_FUNC_NONE)
+			return -ENOMEM;
+		after = skip_sp(after + 2);
+		ev.type = KMAG_EV_GRAPH_ENTRY;
+		if (*after == '{')
+			return kmag__trace_deliver(t, &ev);
+		if (*after != ';')
+			return 0;
+		/* a leaf: entry and exit on one line */
+		ret = kmag__trace_deliver(t, &ev);
+		if (ret)
+			return ret;
+		ev.type = KMAG_EV_GRAPH_EXIT;
+		ev.duration = dur;
+		ev.calltime = g->ts;
+		if (g->ts != KMAG_TS_NONE && dur != KMAG_DURATION_NONE)
+			ev.ts = g->ts + dur;
+		{
+			const char *c = skip_sp(after + 1), *eq;
+
+			if (c[0] == '/' && c[1] == '*' && (eq = strstr(c, "= "))) {
+				ev.retval = strtoll(eq + 2, NULL, 0);
+				ev.has_retval = true;
+			}
+		}
+		return kmag__trace_deliver(t, &ev);
+	}
+}
+
+/* Splits "[mark] dur us |" columns; returns the text after the separator or NULL. */
+static const char *graph_columns(const char *p, uint64_t *dur)
+{
+	*dur = KMAG_DURATION_NONE;
+	for (;;) {
+		const char *bar = strchr(p, '|');
+		const char *q = skip_sp(p);
+		uint64_t d;
+
+		if (!bar)
+			return NULL;
+		if (q == bar)
+			return bar + 1;		/* blank duration column */
+		q = parse_duration(q, &d);
+		if (q && skip_sp(q) == bar) {
+			*dur = d;
+			return bar + 1;
+		}
+		p = bar + 1;			/* a proc or flags column: keep going */
+	}
+}
+
+/* One line of the tracefs function_graph "trace" file. */
+static int graph_line(struct kmag_trace *t, struct text_input *in, char *line)
+{
+	struct graph_ctx g = { .cpu = -1, .pid = -1, .ts = KMAG_TS_NONE };
+	struct cpu_state *cs;
+	const char *p = skip_sp(line), *body;
+	uint64_t v, dur;
+
+	/* funcgraph-abstime: "6302.365123 |" */
+	if (is_digit(*p)) {
+		const char *q = parse_ts(p, &v);
+
+		if (q && *q == ' ' && *(q = skip_sp(q)) == '|' && strchr(p, '.') && strchr(p, '.') < q) {
+			g.ts = v;
+			p = skip_sp(q + 1);
+		}
+	}
+	/* funcgraph-cpu: " 0)" */
+	if (is_digit(*p)) {
+		const char *q = parse_uint(p, &v);
+
+		if (q && *q == ')' && v < 65536) {
+			g.cpu = (int)v;
+			p = q + 1;
+		}
+	}
+	cs = cpu_state(in, g.cpu);
+	if (!cs)
+		return -ENOMEM;
+	{
+		const char *q = skip_sp(p);
+
+		/* context switch marker: " 1)    ls-97    =>  trace-c-95  " */
+		const char *arrow = strstr(q, " => ");
+		if (arrow && !strchr(q, '|')) {
+			const char *n = skip_sp(arrow + 4), *e = n, *dash = NULL;
+
+			while (*e && *e != ' ')
+				e++;
+			for (const char *d = n; d < e; d++)
+				if (*d == '-')
+					dash = d;
+			if (dash && parse_uint(dash + 1, &v)) {
+				cs->pid = (int32_t)v;
+				if ((int)v != cs->last_comm_pid) {
+					cs->last_comm_pid = (int)v;
+					if (kmag__trace_set_comm(t, (int)v, n, (size_t)(dash - n)))
+						return -ENOMEM;
+				}
+			}
+			return 0;
+		}
+	}
+	/* funcgraph-proc: "ls-97    |" before the duration column */
+	{
+		const char *bar = strchr(p, '|'), *q = skip_sp(p);
+		const char *e = bar, *dash = NULL;
+
+		if (bar && q < bar) {
+			while (e > q && e[-1] == ' ')
+				e--;
+			for (const char *d = q; d < e; d++)
+				if (*d == '-')
+					dash = d;
+			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) && !strchr(q, '.') &&
+			    parse_uint(dash + 1, &v) == e) {
+				g.pid = (int)v;
+				cs->pid = (int32_t)v;
+				if ((int)v != cs->last_comm_pid) {
+					cs->last_comm_pid = (int)v;
+					if (kmag__trace_set_comm(t, (int)v, q, (size_t)(dash - q)))
+						return -ENOMEM;
+				}
+				p = bar + 1;
+			}
+		}
+	}
+	if (g.pid < 0)
+		g.pid = cs->pid;
+	if (strstr(p, "==========>")) {
+		cs->irq = 1;
+		return 0;
+	}
+	if (strstr(p, "<==========")) {
+		cs->irq = 0;
+		return 0;
+	}
+	body = graph_columns(p, &dur);
+	if (!body)
+		return 0;	/* a separator or unknown decoration */
+	g.ctx = cs->irq ? (KMAG_CTX_KNOWN | KMAG_CTX_HARDIRQ) : 0;
+	return graph_body(t, in, &g, body, dur);
+}
+
+/*
+ * "comm-pid (tgid) [cpu] flags ts: rest" as printed by the trace file and by
+ * trace-cmd report. Returns the rest, or NULL if the line is not of this shape.
+ */
+struct ev_head {
+	const char *comm;
+	size_t comm_len;
+	int pid, cpu;
+	uint64_t ts;
+	uint8_t ctx;
+};
+
+static const char *parse_head(char *line, struct ev_head *h)
+{
+	char *p = (char *)skip_sp(line), *br, *q, *end, *dash = NULL;
+	uint64_t v;
+
+	/* the CPU column: the first " [digits]" */
+	for (br = strchr(p, '['); br; br = strchr(br + 1, '[')) {
+		q = br + 1;
+		if (br > p && br[-1] == ' ' && is_digit(*q)) {
+			const char *e = parse_uint(q, &v);
+
+			if (e && *e == ']' && v < 65536)
+				break;
+		}
+	}
+	if (!br)
+		return NULL;
+	h->cpu = (int)v;
+	/* comm-pid, optionally followed by "(tgid)" */
+	end = br;
+	while (end > p && end[-1] == ' ')
+		end--;
+	if (end > p && end[-1] == ')') {
+		char *open = end - 1;
+
+		while (open > p && *open != '(')
+			open--;
+		if (*open != '(')
+			return NULL;
+		end = open;
+		while (end > p && end[-1] == ' ')
+			end--;
+	}
+	for (q = p; q < end; q++)
+		if (*q == '-')
+			dash = q;
+	if (!dash || dash + 1 >= end)
+		return NULL;
+	{
+		const char *e = parse_uint(dash + 1, &v);
+
+		if (!e || e != end)
+			return NULL;
+	}
+	h->pid = (int)v;
+	h->comm = p;
+	h->comm_len = (size_t)(dash - p);
+	/* flags (optional) and timestamp */
+	q = (char *)skip_sp(strchr(br, ']') + 1);
+	h->ctx = 0;
+	if (!is_digit(*q) || !strchr(q, ':') || strchr(q, ' ') < strchr(q, ':')) {
+		/* a flags column such as "d.h1." */
+		char *fe = q;
+
+		while (*fe && *fe != ' ')
+			fe++;
+		if (fe - q >= 3) {
+			char c = q[2];
+
+			h->ctx = KMAG_CTX_KNOWN;
+			if (c == 'h' || c == 'H')
+				h->ctx |= KMAG_CTX_HARDIRQ;
+			if (c == 's' || c == 'H')
+				h->ctx |= KMAG_CTX_SOFTIRQ;
+			if (c == 'z' || c == 'Z')
+				h->ctx |= KMAG_CTX_NMI;
+		}
+		q = (char *)skip_sp(fe);
+	}
+	{
+		const char *e = parse_ts(q, &h->ts);
+
+		if (!e || *e != ':')
+			return NULL;
+		return skip_sp(e + 1);
+	}
+}
+
+static int remember_comm(struct kmag_trace *t, struct text_input *in, const struct ev_head *h)
+{
+	struct cpu_state *cs = cpu_state(in, h->cpu);
+
+	if (!cs)
+		return -ENOMEM;
+	if (cs->last_comm_pid == h->pid)
+		return 0;
+	cs->last_comm_pid = h->pid;
+	cs->pid = h->pid;
+	if (h->pid == 0)
+		return 0;
+	return kmag__trace_set_comm(t, h->pid, h->comm, h->comm_len);
+}
+
+/* "func <-parent" / "func <-- parent" (parent optional) */
+static int function_call(struct kmag_trace *t, const struct ev_head *h, const char *rest)
+{
+	struct kmag_event ev;
+	size_t len = func_len(rest);
+	const char *arrow;
+
+	if (!len)
+		return 0;
+	ev_init(&ev, h->cpu, h->pid, h->ts);
+	ev.ctx = h->ctx;
+	ev.type = KMAG_EV_FUNC;
+	ev.func = kmag_symtab_intern(t->st, rest, len);
+	if (ev.func == KMAG_FUNC_NONE)
+		return -ENOMEM;
+	arrow = strstr(rest + len, "<-");
+	if (arrow) {
+		const char *par = arrow + 2;
+		size_t plen;
+
+		if (*par == '-')
+			par++;
+		par = skip_sp(par);
+		plen = func_len(par);
+		if (plen) {
+			ev.parent = kmag_symtab_intern(t->st, par, plen);
+			if (ev.parent == KMAG_FUNC_NONE)
+				return -ENOMEM;
+		}
+	}
+	{
+		/* func-no-repeats: "(repeats: 3, last_ts: ...)" */
+		const char *r = strstr(rest + len, "(repeats:");
+		uint64_t n;
+
+		if (r && parse_uint(skip_sp(r + 9), &n) && n > 0)
+			ev.repeat = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n);
+	}
+	return kmag__trace_deliver(t, &ev);
+}
+
+static int other_event(struct kmag_trace *t, const struct ev_head *h, const char *name,
+		       size_t name_len)
+{
+	struct kmag_event ev;
+	kmag_func_t id;
+
+	/* event names are interned too, so the pointer lives as long as the trace */
+	id = kmag_symtab_intern(t->st, name, name_len);
+	if (id == KMAG_FUNC_NONE)
+		return -ENOMEM;
+	ev_init(&ev, h->cpu, h->pid, h->ts);
+	ev.ctx = h->ctx;
+	ev.type = KMAG_EV_OTHER;
+	ev.event_name = kmag_symtab_name(t->st, id);
+	return kmag__trace_deliver(t, &ev);
+}
+
+/* One line shaped "comm-pid [cpu] ... ts: ..." (function text or report text). */
+static int event_line(struct kmag_trace *t, struct text_input *in, char *line, bool *recognised)
+{
+	struct ev_head h;
+	const char *rest = parse_head(line, &h), *colon;
+	int ret;
+
+	*recognised = rest != NULL;
+	if (!rest)
+		return 0;
+	if ((ret = remember_comm(t, in, &h)))
+		return ret;
+	/* report text: "event_name: payload" */
+	colon = rest;
+	while (*colon && *colon != ':' && *colon != ' ')
+		colon++;
+	if (*colon == ':' && colon > rest && (colon[1] == ' ' || !colon[1])) {
+		size_t nlen = (size_t)(colon - rest);
+		const char *payload = skip_sp(colon + 1);
+
+		if ((nlen == 8 && !memcmp(rest, "function", 8)) ||
+		    (nlen == 12 && !memcmp(rest, "func_repeats", 12)))
+			return function_call(t, &h, payload);
+		if ((nlen == 15 && !memcmp(rest, "funcgraph_entry", 15)) ||
+		    (nlen == 14 && !memcmp(rest, "funcgraph_exit", 14))) {
+			struct graph_ctx g = { .cpu = h.cpu, .pid = h.pid, .ts = h.ts, .ctx = h.ctx };
+			uint64_t dur;
+			const char *body = graph_columns(payload, &dur);
+
+			if (!body) {
+				/* trace-cmd report -R: "func=name depth=N ..." is not parsed */
+				return parse_fail(in, "function_graph record without the \"|\" column (raw -R output is not supported; use plain `trace-cmd report`)");
+			}
+			return graph_body(t, in, &g, body, dur);
+		}
+		return other_event(t, &h, rest, nlen);
+	}
+	return function_call(t, &h, rest);
+}
+
+static int text_read(struct kmag_trace *t, struct kmag_err *err)
+{
+	struct text_input *in = t->priv;
+	bool graph = t->info.tracer == KMAG_TRACER_FUNCTION_GRAPH &&
+		     t->info.format == KMAG_INPUT_FTRACE_TEXT;
+	uint64_t unrecognised = 0, first_bad = 0;
+	int ret = 0;
+
+	in->err = err;
+	for (;;) {
+		size_t len;
+		char *line = next_line(in, &len, &ret);
+		const char *p;
+		bool handled;
+		long bad;
+
+		if (!line)
+			break;
+		bad = utf8_invalid((const unsigned char *)line, len);
+		if (bad >= 0) {
+			ret = kmag_err_set(err, EILSEQ,
+					   "line %llu, column %ld: %s byte 0x%02x; ftrace text is UTF-8 (is this a binary file?)",
+					   (unsigned long long)in->lineno, bad + 1,
+					   line[bad] ? "invalid UTF-8" : "NUL",
+					   (unsigned char)line[bad]);
+			break;
+		}
+		p = skip_sp(line);
+		if (!*p || *p == '#')
+			continue;
+		if (!strncmp(p, "cpus=", 5) || !strncmp(p, "version = ", 10) ||
+		    !strncmp(p, "-----", 5) || !strncmp(p, "#####", 5))
+			continue;
+		if ((ret = try_lost(t, p, &handled)))
+			break;
+		if (handled)
+			continue;
+		if (graph) {
+			ret = graph_line(t, in, line);
+		} else {
+			bool ok;
+
+			ret = event_line(t, in, line, &ok);
+			if (!ok && !unrecognised++)
+				first_bad = in->lineno;
+		}
+		if (ret)
+			break;
+	}
+	if (!ret && unrecognised)
+		pr_warn("%s: %llu line(s) not understood and skipped (first: line %llu)", t->path,
+			(unsigned long long)unrecognised, (unsigned long long)first_bad);
+	in->err = NULL;
+	return ret;
+}
+
+static void text_close(struct kmag_trace *t)
+{
+	struct text_input *in = t->priv;
+
+	if (!in)
+		return;
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->buf);
+	free(in->cpus);
+	free(in);
+	t->priv = NULL;
+}
+
+const struct kmag_input_ops kmag__input_text = {
+	.name = "ftrace text",
+	.read = text_read,
+	.close = text_close,
+};
+
+/* Decides format and tracer from the first lines; rewinds afterwards. */
+static int sniff(struct kmag_trace *t, struct text_input *in, struct kmag_err *err)
+{
+	enum kmag_input_format fmt = KMAG_INPUT_UNKNOWN;
+	enum kmag_tracer tracer = KMAG_TRACER_UNKNOWN;
+	int ret = 0, lines = 0, graph_lines = 0, func_lines = 0, report_lines = 0;
+
+	in->err = err;
+	while (lines < SNIFF_LINES) {
+		size_t len;
+		char *line = next_line(in, &len, &ret);
+		const char *p;
+		struct ev_head h;
+
+		if (!line)
+			break;
+		if (utf8_invalid((const unsigned char *)line, len) >= 0)
+			break;	/* reported properly by the read pass */
+		p = skip_sp(line);
+		if (!*p)
+			continue;
+		lines++;
+		if (!strncmp(p, "# tracer: ", 10)) {
+			const char *n = p + 10;
+
+			fmt = KMAG_INPUT_FTRACE_TEXT;
+			if (!strncmp(n, "function_graph", 14))
+				tracer = KMAG_TRACER_FUNCTION_GRAPH;
+			else if (!strncmp(n, "function", 8))
+				tracer = KMAG_TRACER_FUNCTION;
+			else
+				tracer = KMAG_TRACER_EVENTS;
+			break;
+		}
+		if (*p == '#')
+			continue;
+		if (!strncmp(p, "cpus=", 5)) {
+			fmt = KMAG_INPUT_REPORT_TEXT;
+			continue;
+		}
+		if (strstr(p, "funcgraph_entry:") || strstr(p, "funcgraph_exit:")) {
+			report_lines++;
+			tracer = KMAG_TRACER_FUNCTION_GRAPH;
+		} else if (strstr(p, " function: ")) {
+			report_lines++;
+			if (tracer == KMAG_TRACER_UNKNOWN)
+				tracer = KMAG_TRACER_FUNCTION;
+		} else if (is_digit(*p) && strchr(p, ')') && strchr(p, '|')) {
+			graph_lines++;
+		} else if (parse_head(line, &h)) {
+			func_lines++;
+		}
+		if (report_lines + graph_lines + func_lines >= 20)
+			break;
+	}
+	if (ret)
+		return ret;
+	if (fmt == KMAG_INPUT_UNKNOWN) {
+		if (report_lines)
+			fmt = KMAG_INPUT_REPORT_TEXT;
+		else if (graph_lines > func_lines) {
+			fmt = KMAG_INPUT_FTRACE_TEXT;
+			tracer = KMAG_TRACER_FUNCTION_GRAPH;
+		} else if (func_lines) {
+			fmt = KMAG_INPUT_FTRACE_TEXT;
+		}
+	}
+	if (fmt == KMAG_INPUT_UNKNOWN)
+		return kmag_err_set(err, EINVAL,
+				    "%s is neither a trace.dat file nor ftrace text (no \"# tracer:\" header or event lines in its first %d lines)",
+				    t->path, lines);
+	t->info.format = fmt;
+	if (fmt == KMAG_INPUT_REPORT_TEXT && tracer == KMAG_TRACER_UNKNOWN)
+		tracer = KMAG_TRACER_EVENTS;
+	t->info.tracer = tracer == KMAG_TRACER_EVENTS ? KMAG_TRACER_UNKNOWN : tracer;
+	in->header_tracer = tracer;
+	/* rewind */
+	if (lseek(in->fd, 0, SEEK_SET) < 0)
+		return kmag_err_set(err, errno, "cannot rewind %s: %s", t->path, strerror(errno));
+	in->len = in->pos = 0;
+	in->eof = false;
+	in->lineno = 0;
+	in->err = NULL;
+	return 0;
+}
+
+int kmag__text_input_open(struct kmag_trace *t, struct kmag_err *err)
+{
+	struct text_input *in = calloc(1, sizeof(*in));
+	int ret;
+
+	if (!in)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	t->priv = in;
+	t->ops = &kmag__input_text;
+	in->nocpu = (struct cpu_state){ .pid = -1, .last_comm_pid = -1 };
+	in->fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0)
+		return kmag_err_set(err, errno, "cannot open %s: %s", t->path, strerror(errno));
+	in->cap = BLOCK;
+	in->buf = malloc(in->cap);
+	if (!in->buf)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	ret = sniff(t, in, err);
+	if (ret)
+		return ret;
+	/* the graph text's depth-first tracer knowledge is needed by read */
+	if (in->header_tracer == KMAG_TRACER_FUNCTION_GRAPH)
+		t->info.tracer = KMAG_TRACER_FUNCTION_GRAPH;
+	t->info.has_timestamps = t->info.tracer != KMAG_TRACER_FUNCTION_GRAPH ||
+				 t->info.format == KMAG_INPUT_REPORT_TEXT;
+	t->info.has_pids = true;
+	t->info.has_durations = t->info.tracer == KMAG_TRACER_FUNCTION_GRAPH;
+	return 0;
+}

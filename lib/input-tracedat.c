@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * input-tracedat.c - kmag's fast trace.dat event source.
+ *
+ * The container is parsed by tracedat-read.c and the event formats by
+ * libtraceevent. This file walks the ring-buffer sub-buffers of each CPU
+ * itself (the layout is in events/header_page and events/header_event) and
+ * merges the CPUs by timestamp. It is our own because the per-record cost of
+ * kbuffer/libtracecmd calls dominates at tens of millions of events per
+ * second; the walk follows libtraceevent's kbuffer semantics exactly
+ * (tests compare both on every fixture).
+ */
+#define PR_DOMAIN "tracedat"
+#include <stdio.h>
+#include <traceevent/event-parse.h>
+
+#include "decode.h"
+#include "trace-internal.h"
+#include "tracedat-format.h"
+#include "tracedat.h"
+
+#define STREAM_BUF_PAGES 64	/* pages read per pread() for uncompressed data */
+#define MAX_CHUNK_BYTES (64u << 20)
+
+struct cpu_stream {
+	int cpu;
+	bool compressed;
+	uint64_t pos, end;	/* file range still to read */
+	uint32_t chunks_left;	/* compressed: chunks still to read */
+
+	uint8_t *buf;		/* pages ready to walk */
+	size_t buf_len, buf_off, buf_cap;
+	uint8_t *cbuf;		/* compressed chunk scratch */
+	size_t cbuf_cap;
+
+	/* the page being walked */
+	const uint8_t *data;
+	uint32_t size, idx;
+	uint64_t ts;
+	uint64_t page_file_off;	/* for messages: where the page came from */
+
+	struct kmag_event ev;	/* current event, valid when have */
+	bool have, done;
+};
+
+struct tracedat_input {
+	struct tracedat td;
+	struct tep_handle *tep;
+	struct kmag_decoder dec;
+	uint32_t page_size;
+	uint32_t page_hdr;	/* bytes before the data: timestamp + commit */
+	int commit_size;	/* 4 or 8 */
+	struct cpu_stream *streams;
+	int nr_streams;
+	struct kmag_err *err;	/* during read */
+};
+
+static inline uint32_t rd32(const struct tracedat_input *in, const uint8_t *p)
+{
+	return td_get32(&in->td, p);
+}
+
+static inline uint64_t rd64(const struct tracedat_input *in, const uint8_t *p)
+{
+	return td_get64(&in->td, p);
+}
+
+static int stream_fail(struct tracedat_input *in, struct cpu_stream *s, const char *why)
+{
+	return kmag_err_set(in->err, EINVAL,
+			    "corrupt trace.dat: CPU %d, page at file offset %llu: %s", s->cpu,
+			    (unsigned long long)s->page_file_off, why);
+}
+
+/* Reads the next block of pages into s->buf. Returns bytes available, 0 at end. */
+static int stream_refill(struct tracedat_input *in, struct cpu_stream *s)
+{
+	struct tracedat *td = &in->td;
+	int ret;
+
+	s->buf_off = 0;
+	s->buf_len = 0;
+	if (!s->compressed) {
+		uint64_t left = s->end - s->pos;
+		size_t want = (size_t)in->page_size * STREAM_BUF_PAGES;
+
+		if (!left)
+			return 0;
+		if (want > left)
+			want = (size_t)left;
+		if (kmag__grow(&s->buf, &s->buf_cap, want, 1))
+			return kmag_err_set(in->err, ENOMEM, "out of memory");
+		ret = kmag__tracedat_pread(td, s->buf, want, s->pos, "CPU data", in->err);
+		if (ret)
+			return ret;
+		s->page_file_off = s->pos;
+		s->pos += want;
+		s->buf_len = want;
+		return 1;
+	}
+	while (s->chunks_left) {
+		uint8_t h[8];
+		uint32_t csize, usize;
+
+		s->chunks_left--;
+		s->page_file_off = s->pos;
+		ret = kmag__tracedat_pread(td, h, 8, s->pos, "compressed chunk header", in->err);
+		if (ret)
+			return ret;
+		csize = rd32(in, h);
+		usize = rd32(in, h + 4);
+		s->pos += 8;
+		if (csize > td->file_size - s->pos)
+			return kmag_err_set(in->err, EINVAL,
+					    "truncated trace.dat: CPU %d chunk at offset %llu claims %u bytes past the end of the file",
+					    s->cpu, (unsigned long long)(s->pos - 8), csize);
+		if (usize > MAX_CHUNK_BYTES)
+			return kmag_err_set(in->err, EINVAL,
+					    "corrupt trace.dat: CPU %d chunk at offset %llu claims %u uncompressed bytes",
+					    s->cpu, (unsigned long long)(s->pos - 8), usize);
+		if (!usize) {
+			s->pos += csize;
+			continue;
+		}
+		if (kmag__grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1, 1) ||
+		    kmag__grow(&s->buf, &s->buf_cap, usize, 1))
+			return kmag_err_set(in->err, ENOMEM, "out of memory");
+		ret = kmag__tracedat_pread(td, s->cbuf, csize, s->pos, "compressed chunk", in->err);
+		if (ret)
+			return ret;
+		s->pos += csize;
+		{
+			char what[64];
+
+			snprintf(what, sizeof(what), "CPU %d chunk at offset %llu", s->cpu,
+				 (unsigned long long)s->page_file_off);
+			ret = kmag__tracedat_decompress(td, s->cbuf, csize, s->buf, usize, what,
+							in->err);
+			if (ret)
+				return ret;
+		}
+		s->buf_len = usize;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Loads the next non-empty page. Returns 1 with the page set up (and a LOST
+ * event in s->ev when the page says events were dropped before it: then 2),
+ * 0 at the end of the CPU's data, or -errno.
+ */
+static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
+{
+	for (;;) {
+		const uint8_t *page;
+		uint64_t commit;
+		uint32_t size;
+
+		if (s->buf_len - s->buf_off < in->page_size) {
+			int ret;
+
+			if (s->buf_off < s->buf_len && s->buf_len - s->buf_off >= in->page_hdr) {
+				/* a partial trailing page: only valid if it is padding */
+				page = s->buf + s->buf_off;
+				commit = in->commit_size == 8 ? rd64(in, page + 8) : rd32(in, page + 8);
+				if (commit & RB_COMMIT_MASK)
+					return stream_fail(in, s, "data ends inside a page");
+			}
+			ret = stream_refill(in, s);
+			if (ret <= 0)
+				return ret;
+			continue;
+		}
+		page = s->buf + s->buf_off;
+		s->buf_off += in->page_size;
+		if (!s->compressed)
+			s->page_file_off = s->pos - s->buf_len + s->buf_off - in->page_size;
+		commit = in->commit_size == 8 ? rd64(in, page + 8) : rd32(in, page + 8);
+		size = (uint32_t)(commit & RB_COMMIT_MASK);
+		if (size > in->page_size - in->page_hdr)
+			return stream_fail(in, s, "commit size exceeds the page");
+		s->ts = rd64(in, page);
+		s->data = page + in->page_hdr;
+		s->size = size;
+		s->idx = 0;
+		if (commit & RB_MISSING_EVENTS) {
+			struct kmag_event *ev = &s->ev;
+
+			memset(ev, 0, sizeof(*ev));
+			ev->type = KMAG_EV_LOST;
+			ev->cpu = s->cpu;
+			ev->pid = -1;
+			ev->depth = -1;
+			ev->ts = s->ts + (uint64_t)in->td.ts_offset;
+			ev->func = ev->parent = KMAG_FUNC_NONE;
+			ev->lost = KMAG_LOST_UNKNOWN;
+			if ((commit & RB_MISSING_STORED) &&
+			    (uint64_t)size + (uint64_t)in->commit_size <= in->page_size - in->page_hdr)
+				ev->lost = in->commit_size == 8 ? rd64(in, s->data + size) :
+								  rd32(in, s->data + size);
+			return 2;
+		}
+		if (size)
+			return 1;
+	}
+}
+
+/* Advances @s to its next event. Returns 1 (event in s->ev), 0 at end, -errno. */
+static int stream_next(struct tracedat_input *in, struct cpu_stream *s)
+{
+	for (;;) {
+		const uint8_t *p, *payload;
+		uint32_t hdr, type_len, delta, left, plen, adv;
+
+		if (s->idx >= s->size) {
+			int ret = stream_next_page(in, s);
+
+			if (ret <= 0)
+				return ret;
+			if (ret == 2)
+				return 1;
+			continue;
+		}
+		p = s->data + s->idx;
+		left = s->size - s->idx;
+		if (unlikely(left < 4))
+			return stream_fail(in, s, "record header cut off");
+		hdr = rd32(in, p);
+		if (in->td.big_endian) {
+			type_len = hdr >> 27;
+			delta = hdr & ((1u << 27) - 1);
+		} else {
+			type_len = hdr & 0x1f;
+			delta = hdr >> 5;
+		}
+		switch (type_len) {
+		case RB_TYPE_PADDING:
+			s->ts += delta;
+			if (left < 8) {
+				s->idx = s->size;
+				continue;
+			}
+			adv = rd32(in, p + 4);
+			if (adv > left - 4 || (!delta && !adv)) {
+				/* a null event: the rest of the page is unused */
+				s->idx = s->size;
+				continue;
+			}
+			s->idx += 4 + adv;
+			continue;
+		case RB_TYPE_TIME_EXTEND:
+		case RB_TYPE_TIME_STAMP: {
+			uint64_t ext;
+
+			if (unlikely(left < 8))
+				return stream_fail(in, s, "time extend cut off");
+			ext = ((uint64_t)rd32(in, p + 4) << RB_TS_SHIFT) + delta;
+			if (type_len == RB_TYPE_TIME_STAMP)
+				s->ts = ext | (s->ts & RB_TS_MSB);
+			else
+				s->ts += ext;
+			s->idx += 8;
+			continue;
+		}
+		case 0: {
+			uint32_t len;
+
+			if (unlikely(left < 8))
+				return stream_fail(in, s, "record length cut off");
+			len = rd32(in, p + 4);
+			if (unlikely(len < 4))
+				return stream_fail(in, s, "record length below its own size");
+			plen = ((len - 4) + 3) & ~3u;
+			payload = p + 8;
+			adv = 8 + plen;
+			break;
+		}
+		default:
+			plen = type_len * 4;
+			payload = p + 4;
+			adv = 4 + plen;
+			break;
+		}
+		if (unlikely(adv > left))
+			return stream_fail(in, s, "record runs past the end of the page");
+		s->ts += delta;
+		s->idx += adv;
+		if (unlikely(kmag__decode(&in->dec, payload, plen, &s->ev)))
+			return stream_fail(in, s, "record shorter than its event format");
+		s->ev.cpu = s->cpu;
+		s->ev.ts = s->ts + (uint64_t)in->td.ts_offset;
+		return 1;
+	}
+}
+
+/* Min-heap of streams ordered by their current event's timestamp. */
+static inline bool heap_less(struct cpu_stream *const *h, int a, int b)
+{
+	return h[a]->ev.ts < h[b]->ev.ts || (h[a]->ev.ts == h[b]->ev.ts && h[a]->cpu < h[b]->cpu);
+}
+
+static void heap_down(struct cpu_stream **h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		struct cpu_stream *tmp;
+
+		if (l < n && heap_less(h, l, m))
+			m = l;
+		if (r < n && heap_less(h, r, m))
+			m = r;
+		if (m == i)
+			return;
+		tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
+{
+	struct cpu_stream **heap;
+	int n = 0, i, ret = 0;
+
+	heap = calloc((size_t)in->nr_streams + 1, sizeof(*heap));
+	if (!heap)
+		return kmag_err_set(in->err, ENOMEM, "out of memory");
+	for (i = 0; i < in->nr_streams; i++) {
+		ret = stream_next(in, &in->streams[i]);
+		if (ret < 0)
+			goto out;
+		if (ret > 0)
+			heap[n++] = &in->streams[i];
+	}
+	for (i = n / 2 - 1; i >= 0; i--)
+		heap_down(heap, n, i);
+	ret = 0;
+	while (n) {
+		struct cpu_stream *s = heap[0];
+		/* drain the top stream while it stays ahead of the runner-up */
+		uint64_t limit = UINT64_MAX;
+
+		if (n > 1) {
+			limit = heap[1]->ev.ts;
+			if (n > 2 && heap[2]->ev.ts < limit)
+				limit = heap[2]->ev.ts;
+		}
+		do {
+			ret = kmag__trace_deliver(t, &s->ev);
+			if (ret)
+				goto out;
+			ret = stream_next(in, s);
+			if (ret < 0)
+				goto out;
+			if (ret == 0) {
+				heap[0] = heap[--n];
+				break;
+			}
+		} while (s->ev.ts < limit);
+		ret = 0;
+		heap_down(heap, n, 0);
+	}
+out:
+	free(heap);
+	return ret;
+}
+
+static int read_unordered(struct kmag_trace *t, struct tracedat_input *in)
+{
+	int i, ret;
+
+	for (i = 0; i < in->nr_streams; i++) {
+		struct cpu_stream *s = &in->streams[i];
+
+		while ((ret = stream_next(in, s)) > 0) {
+			ret = kmag__trace_deliver(t, &s->ev);
+			if (ret)
+				return ret;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int tracedat_read(struct kmag_trace *t, struct kmag_err *err)
+{
+	struct tracedat_input *in = t->priv;
+	int ret;
+
+	in->err = err;
+	ret = t->opts.unordered ? read_unordered(t, in) : read_ordered(t, in);
+	in->err = NULL;
+	return ret;
+}
+
+static void tracedat_close(struct kmag_trace *t)
+{
+	struct tracedat_input *in = t->priv;
+	int i;
+
+	if (!in)
+		return;
+	for (i = 0; i < in->nr_streams; i++) {
+		free(in->streams[i].buf);
+		free(in->streams[i].cbuf);
+	}
+	free(in->streams);
+	kmag__decoder_release(&in->dec);
+	if (in->tep)
+		tep_free(in->tep);
+	kmag__tracedat_close(&in->td);
+	free(in);
+	t->priv = NULL;
+}
+
+const struct kmag_input_ops kmag__input_tracedat = {
+	.name = "trace.dat (built-in)",
+	.read = tracedat_read,
+	.close = tracedat_close,
+};
+
+static int setup_tep(struct tracedat_input *in, struct kmag_err *err)
+{
+	struct tracedat *td = &in->td;
+	size_t i, failed = 0;
+
+	in->tep = tep_alloc();
+	if (!in->tep)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	tep_set_flag(in->tep, TEP_DISABLE_PLUGINS | TEP_DISABLE_SYS_PLUGINS);
+	tep_set_file_bigendian(in->tep, td->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(in->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
+										  TEP_LITTLE_ENDIAN);
+	tep_set_long_size(in->tep, td->long_size);
+	tep_set_page_size(in->tep, (int)td->page_size);
+	tep_set_cpus(in->tep, td->nr_cpus);
+	if (!td->header_page.data ||
+	    tep_parse_header_page(in->tep, td->header_page.data, td->header_page.size,
+				  td->long_size))
+		return kmag_err_set(err, EINVAL, "corrupt trace.dat: unreadable header_page format");
+	in->commit_size = tep_get_header_page_size(in->tep);
+	if (in->commit_size != 4 && in->commit_size != 8)
+		return kmag_err_set(err, EINVAL,
+				    "corrupt trace.dat: header_page commit field has size %d",
+				    in->commit_size);
+	in->page_hdr = 8 + (uint32_t)in->commit_size;
+	for (i = 0; i < td->nr_formats; i++) {
+		struct td_format *f = &td->formats[i];
+
+		if (tep_parse_event(in->tep, f->text.data, f->text.size, f->system))
+			failed++;
+	}
+	if (failed)
+		pr_info("%zu of %zu event formats could not be parsed and are skipped", failed,
+			td->nr_formats);
+	return 0;
+}
+
+int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
+{
+	struct tracedat_input *in = calloc(1, sizeof(*in));
+	struct tracedat *td;
+	size_t i;
+	int ret;
+
+	if (!in)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	t->priv = in;
+	t->ops = &kmag__input_tracedat;
+	in->td.fd = -1;
+	tep_set_loglevel(TEP_LOG_NONE);
+	ret = kmag__tracedat_open(&in->td, t->path, err);
+	if (ret)
+		return ret;
+	td = &in->td;
+	if ((ret = setup_tep(in, err)))
+		return ret;
+	if (td->kallsyms.data) {
+		ret = kmag_symtab_load_kallsyms(t->st, td->kallsyms.data, td->kallsyms.size);
+		if (ret < 0)
+			return kmag_err_set(err, -ret, "out of memory loading kallsyms");
+	}
+	if (td->cmdlines.data && kmag__trace_load_cmdlines(t, td->cmdlines.data, td->cmdlines.size))
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	if ((ret = kmag__decoder_init(&in->dec, in->tep, t->st, td->swap, err)))
+		return ret;
+
+	in->page_size = td->top.page_size;
+	if (in->page_size <= in->page_hdr)
+		return kmag_err_set(err, EINVAL, "corrupt trace.dat: page size %u", in->page_size);
+	if (!kmag__trace_cpu(t, td->nr_cpus > 0 ? td->nr_cpus - 1 : 0))
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	in->streams = calloc((size_t)td->top.nr_cpus + 1, sizeof(*in->streams));
+	if (!in->streams)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; i < (size_t)td->top.nr_cpus; i++) {
+		const struct td_cpu_data *d = &td->top.cpus[i];
+		struct cpu_stream *s;
+
+		if (!d->size)
+			continue;
+		if (!kmag__trace_cpu(t, d->cpu))
+			return kmag_err_set(err, ENOMEM, "out of memory");
+		s = &in->streams[in->nr_streams++];
+		s->cpu = d->cpu;
+		s->pos = d->offset;
+		s->end = d->offset + d->size;
+		s->compressed = td->top.compressed;
+		if (s->compressed) {
+			uint8_t cnt[4];
+
+			ret = kmag__tracedat_pread(td, cnt, 4, d->offset, "chunk count", err);
+			if (ret)
+				return ret;
+			s->chunks_left = rd32(in, cnt);
+			s->pos += 4;
+			s->end = td->file_size;
+		}
+	}
+	/* CPUSTAT options: "CPU: N\nentries: ...", one per CPU in order */
+	for (i = 0; i < td->nr_cpustats; i++) {
+		const char *txt = td->cpustats[i], *c = strstr(txt, "CPU:");
+		long cpu = c ? strtol(c + 4, NULL, 10) : (long)i;
+		struct kmag_cpu_info *ci;
+
+		if (cpu < 0 || cpu >= 8192)
+			continue;
+		ci = kmag__trace_cpu(t, (int)cpu);
+		if (!ci)
+			return kmag_err_set(err, ENOMEM, "out of memory");
+		kmag__parse_cpu_stats(ci, txt);
+	}
+	t->info.file_version = td->version;
+	t->info.compression = td->version >= 7 ? (td->top.compressed ? td->comp_name : "none") :
+						 "none";
+	t->info.clock = td->top.clock ? td->top.clock : td->clock;
+	t->info.uname = td->uname;
+	t->info.has_timestamps = true;
+	t->info.has_pids = true;
+	t->info.has_durations = in->dec.gx_calltime.size && in->dec.gx_rettime.size;
+	return 0;
+}

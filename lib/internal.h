@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - helpers shared inside libkmag only. Not installed, not for cli/.
+ */
+#ifndef KMAG_INTERNAL_H
+#define KMAG_INTERNAL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmag/kmag.h"
+
+#define __hidden __attribute__((visibility("hidden")))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#ifndef PR_DOMAIN
+#define PR_DOMAIN "kmag"
+#endif
+
+void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define pr_warn(fmt, ...) kmag__log(KMAG_LOG_WARN, PR_DOMAIN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) kmag__log(KMAG_LOG_INFO, PR_DOMAIN, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) kmag__log(KMAG_LOG_DEBUG, PR_DOMAIN, fmt, ##__VA_ARGS__)
+
+/*
+ * Grows *@arr (of *@cap elements of @elem bytes) to hold at least @need
+ * elements. Returns 0 or -ENOMEM (the old array stays valid on failure).
+ */
+int kmag__grow(void *arr, size_t *cap, size_t need, size_t elem);
+
+/* Overflow-checked size arithmetic; return false on overflow. */
+static inline int kmag__mul_ok(size_t a, size_t b, size_t *out)
+{
+	return !__builtin_mul_overflow(a, b, out);
+}
+
+/* Simple glob match ('*', '?', '[...]'), as fnmatch(3) without flags. */
+int kmag__glob_match(const char *pattern, const char *str);
+
+/* Parses a CPU list ("0-3,8") into a bitmap of @nbits. Returns 0 or -EINVAL. */
+int kmag__parse_cpulist(const char *spec, uint64_t *bits, unsigned nbits);
+
+/* Fast 64-bit mix for hash tables. */
+static inline uint64_t kmag__hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* FNV-1a over bytes. */
+static inline uint64_t kmag__hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n--) {
+		h ^= *s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#endif /* KMAG_INTERNAL_H */

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kmag.c - version, error and log plumbing, small shared helpers.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+const char *kmag_version(void)
+{
+	return KMAG_VERSION_STRING;
+}
+
+int kmag_err_set(struct kmag_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (code < 0)
+		code = -code;
+	if (!code)
+		code = EINVAL;
+	if (err && !err->code) {
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+void kmag_err_clear(struct kmag_err *err)
+{
+	if (err) {
+		err->code = 0;
+		err->msg[0] = '\0';
+	}
+}
+
+/*
+ * The log sink is process-wide by design (like libbpf_set_print): it is the
+ * one piece of configuration a program sets once, before any object exists.
+ */
+static kmag_log_fn log_fn;
+static enum kmag_log_level log_max = KMAG_LOG_WARN;
+
+void kmag_set_log(kmag_log_fn fn, enum kmag_log_level max_level)
+{
+	log_fn = fn;
+	log_max = max_level;
+}
+
+void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, ...)
+{
+	int saved = errno;
+	char buf[1024];
+	va_list ap;
+
+	if (level > log_max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (log_fn)
+		log_fn(level, domain, buf);
+	else
+		fprintf(stderr, "kmag: %s%s\n", level == KMAG_LOG_WARN ? "warning: " : "", buf);
+	errno = saved;
+}
+
+int kmag__grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	void **p = arr;
+	size_t ncap = *cap ? *cap : 16, bytes;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	if (!kmag__mul_ok(ncap, elem, &bytes))
+		return -ENOMEM;
+	n = realloc(*p, bytes);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+int kmag__glob_match(const char *pattern, const char *str)
+{
+	return fnmatch(pattern, str, 0) == 0;
+}
+
+int kmag__parse_cpulist(const char *spec, uint64_t *bits, unsigned nbits)
+{
+	const char *p = spec;
+
+	memset(bits, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = strtoul(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= nbits)
+			return -ERANGE;
+		for (; a <= b; a++)
+			bits[a / 64] |= 1ULL << (a % 64);
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace-internal.h - the reader object behind struct kmag_trace and the
+ * interface each input format implements. Internal.
+ */
+#ifndef KMAG_TRACE_INTERNAL_H
+#define KMAG_TRACE_INTERNAL_H
+
+#include "internal.h"
+#include "kmag/trace.h"
+#include "util/u64map.h"
+
+struct kmag_trace;
+
+struct kmag_input_ops {
+	const char *name;
+	/* Streams events through kmag__trace_deliver(). */
+	int (*read)(struct kmag_trace *t, struct kmag_err *err);
+	void (*close)(struct kmag_trace *t);
+};
+
+struct kmag_trace {
+	const struct kmag_input_ops *ops;
+	void *priv;			/* the input's state */
+	char *path;
+	struct kmag_trace_opts opts;
+	struct kmag_trace_info info;
+	struct kmag_cpu_info *cpus;	/* info.nr_cpus entries, grown by kmag__trace_cpu() */
+	size_t cap_cpus;
+	struct kmag_symtab *st;
+	struct u64map comms;		/* pid -> index into comm_names */
+	char **comm_names;
+	size_t nr_comms, cap_comms;
+	bool read_started;
+
+	/* the consumer during kmag_trace_read() */
+	kmag_event_fn fn;
+	void *fn_ctx;
+};
+
+/* Makes sure CPU @cpu has an info slot; returns it or NULL on ENOMEM. */
+struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu);
+/* Records @comm for @pid (latest wins). Returns 0 or -ENOMEM. */
+int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len);
+/* Loads saved_cmdlines text ("pid comm" lines). */
+int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len);
+/* Parses a per_cpu/cpuN/stats text into @ci. */
+void kmag__parse_cpu_stats(struct kmag_cpu_info *ci, const char *text);
+
+/* Updates counters and hands @ev to the consumer. */
+static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_event *ev)
+{
+	struct kmag_cpu_info *ci = NULL;
+
+	if (ev->cpu >= 0) {
+		ci = (size_t)ev->cpu < (size_t)t->info.nr_cpus ? &t->cpus[ev->cpu] :
+								 kmag__trace_cpu(t, ev->cpu);
+		if (!ci)
+			return -ENOMEM;
+	}
+	if (ev->type == KMAG_EV_LOST) {
+		if (ci) {
+			ci->lost_markers++;
+			if (ev->lost == KMAG_LOST_UNKNOWN)
+				ci->lost_unknown = true;
+			else
+				ci->lost += ev->lost;
+		}
+	} else {
+		t->info.events++;
+		if (ci) {
+			ci->events++;
+			if (ev->ts != KMAG_TS_NONE) {
+				if (ci->first_ts == KMAG_TS_NONE || ev->ts < ci->first_ts)
+					ci->first_ts = ev->ts;
+				if (ci->last_ts == KMAG_TS_NONE || ev->ts > ci->last_ts)
+					ci->last_ts = ev->ts;
+			}
+		}
+		if (ev->type == KMAG_EV_FUNC && t->info.tracer != KMAG_TRACER_FUNCTION_GRAPH)
+			t->info.tracer = KMAG_TRACER_FUNCTION;
+		else if ((ev->type == KMAG_EV_GRAPH_ENTRY || ev->type == KMAG_EV_GRAPH_EXIT))
+			t->info.tracer = KMAG_TRACER_FUNCTION_GRAPH;
+		else if (ev->type == KMAG_EV_OTHER && t->info.tracer == KMAG_TRACER_UNKNOWN)
+			t->info.tracer = KMAG_TRACER_EVENTS;
+	}
+	return t->fn(ev, t->fn_ctx);
+}
+
+extern const struct kmag_input_ops kmag__input_tracedat;
+extern const struct kmag_input_ops kmag__input_tracecmd;
+extern const struct kmag_input_ops kmag__input_text;
+
+/* Each input's open: fills t->ops, t->priv and the static parts of t->info. */
+int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err);
+int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err);
+int kmag__text_input_open(struct kmag_trace *t, struct kmag_err *err);
+
+#endif /* KMAG_TRACE_INTERNAL_H */

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.c - open any supported trace, detect its format from content, and
+ * stream its events; per-CPU bookkeeping shared by all inputs.
+ */
+#define PR_DOMAIN "trace"
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace-internal.h"
+#include "tracedat.h"
+
+const char *kmag_input_format_name(enum kmag_input_format f)
+{
+	switch (f) {
+	case KMAG_INPUT_TRACEDAT:
+		return "trace.dat";
+	case KMAG_INPUT_FTRACE_TEXT:
+		return "ftrace text";
+	case KMAG_INPUT_REPORT_TEXT:
+		return "trace-cmd report text";
+	default:
+		return "unknown";
+	}
+}
+
+const char *kmag_tracer_name(enum kmag_tracer t)
+{
+	switch (t) {
+	case KMAG_TRACER_FUNCTION:
+		return "function";
+	case KMAG_TRACER_FUNCTION_GRAPH:
+		return "function_graph";
+	case KMAG_TRACER_EVENTS:
+		return "events";
+	default:
+		return "unknown";
+	}
+}
+
+const char *kmag_event_type_name(enum kmag_event_type type)
+{
+	switch (type) {
+	case KMAG_EV_FUNC:
+		return "function";
+	case KMAG_EV_GRAPH_ENTRY:
+		return "graph-entry";
+	case KMAG_EV_GRAPH_EXIT:
+		return "graph-exit";
+	case KMAG_EV_LOST:
+		return "lost";
+	case KMAG_EV_OTHER:
+		return "event";
+	default:
+		return "?";
+	}
+}
+
+struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu)
+{
+	size_t i;
+
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if ((size_t)cpu < (size_t)t->info.nr_cpus)
+		return &t->cpus[cpu];
+	if (kmag__grow(&t->cpus, &t->cap_cpus, (size_t)cpu + 1, sizeof(*t->cpus)))
+		return NULL;
+	for (i = (size_t)t->info.nr_cpus; i <= (size_t)cpu; i++) {
+		memset(&t->cpus[i], 0, sizeof(t->cpus[i]));
+		t->cpus[i].first_ts = KMAG_TS_NONE;
+		t->cpus[i].last_ts = KMAG_TS_NONE;
+	}
+	t->info.nr_cpus = cpu + 1;
+	t->info.cpus = t->cpus;
+	return &t->cpus[cpu];
+}
+
+int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len)
+{
+	uint64_t *slot;
+	bool inserted;
+	char *copy;
+
+	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
+	if (slot) {
+		char *old = t->comm_names[*slot];
+
+		if (!strncmp(old, comm, len) && !old[len])
+			return 0;
+		copy = strndup(comm, len);
+		if (!copy)
+			return -ENOMEM;
+		free(old);
+		t->comm_names[*slot] = copy;
+		return 0;
+	}
+	if (kmag__grow(&t->comm_names, &t->cap_comms, t->nr_comms + 1, sizeof(char *)))
+		return -ENOMEM;
+	copy = strndup(comm, len);
+	if (!copy)
+		return -ENOMEM;
+	slot = u64map_upsert(&t->comms, (uint64_t)(uint32_t)pid, t->nr_comms, &inserted);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	t->comm_names[t->nr_comms++] = copy;
+	return 0;
+}
+
+int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q = p;
+		long pid = 0;
+		int digits = 0;
+
+		while (q < le && *q >= '0' && *q <= '9' && digits < 10) {
+			pid = pid * 10 + (*q++ - '0');
+			digits++;
+		}
+		if (digits && q < le && *q == ' ' && le > q + 1) {
+			int ret = kmag__trace_set_comm(t, (int)pid, q + 1, (size_t)(le - q - 1));
+
+			if (ret)
+				return ret;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static uint64_t stat_value(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t klen = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == '\n') && p[klen] == ':')
+			return strtoull(p + klen + 1, NULL, 10);
+		p += klen;
+	}
+	return 0;
+}
+
+void kmag__parse_cpu_stats(struct kmag_cpu_info *ci, const char *text)
+{
+	ci->has_stats = true;
+	ci->stat_entries = stat_value(text, "entries");
+	ci->stat_overrun = stat_value(text, "overrun");
+	ci->stat_commit_overrun = stat_value(text, "commit overrun");
+	ci->stat_dropped = stat_value(text, "dropped events");
+}
+
+/* Recognises compressed or foreign files so the error can say what to do. */
+static const char *foreign_format(const unsigned char *b, size_t n)
+{
+	if (n >= 4 && !memcmp(b, "\x28\xb5\x2f\xfd", 4))
+		return "zstd-compressed data; decompress it first (zstd -d)";
+	if (n >= 6 && !memcmp(b, "\xfd" "7zXZ", 6))
+		return "xz-compressed data; decompress it first (xz -d)";
+	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return "gzip-compressed data; decompress it first (gunzip)";
+	if (n >= 8 && !memcmp(b, "PERFILE2", 8))
+		return "a perf.data file; kmag reads trace-cmd's trace.dat and ftrace text (use `perf script` or `trace-cmd record`)";
+	if (n >= 4 && !memcmp(b, "\x7f" "ELF", 4))
+		return "an ELF binary, not a trace";
+	return NULL;
+}
+
+struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opts *opts,
+				   struct kmag_err *err)
+{
+	unsigned char head[64];
+	struct kmag_trace *t;
+	struct stat st;
+	const char *foreign;
+	ssize_t n;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		kmag_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		kmag_err_set(err, S_ISDIR(st.st_mode) ? EISDIR : errno, "%s: %s", path,
+			     S_ISDIR(st.st_mode) ? "is a directory, not a trace file" :
+						   strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n < 0) {
+		kmag_err_set(err, errno, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (n == 0) {
+		kmag_err_set(err, ENODATA, "%s is empty: no trace to read", path);
+		return NULL;
+	}
+	foreign = foreign_format(head, (size_t)n);
+	if (foreign) {
+		kmag_err_set(err, EINVAL, "%s is %s", path, foreign);
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->path = strdup(path)) || !(t->st = kmag_symtab_new())) {
+		if (t) {
+			free(t->path);
+			free(t);
+		}
+		kmag_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (opts)
+		t->opts = *opts;
+	u64map_init(&t->comms);
+	t->info.first_ts = KMAG_TS_NONE;
+	t->info.last_ts = KMAG_TS_NONE;
+
+	if (kmag__tracedat_magic(head, (size_t)n)) {
+		t->info.format = KMAG_INPUT_TRACEDAT;
+		if (t->opts.reader == KMAG_READER_LIBTRACECMD)
+			ret = kmag__tracecmd_input_open(t, err);
+		else
+			ret = kmag__tracedat_input_open(t, err);
+	} else {
+		if (t->opts.reader == KMAG_READER_LIBTRACECMD || t->opts.reader == KMAG_READER_BUILTIN)
+			pr_info("%s is text; the --reader choice applies to trace.dat only", path);
+		ret = kmag__text_input_open(t, err);
+	}
+	if (ret) {
+		t->ops = NULL;
+		kmag_trace_close(t);
+		return NULL;
+	}
+	return t;
+}
+
+int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct kmag_err *err)
+{
+	int ret, i;
+
+	if (t->read_started)
+		return kmag_err_set(err, EALREADY, "the trace was already read; open it again");
+	t->read_started = true;
+	t->fn = fn;
+	t->fn_ctx = ctx;
+	ret = t->ops->read(t, err);
+
+	/* totals over CPUs */
+	t->info.lost = 0;
+	t->info.lost_unknown = false;
+	for (i = 0; i < t->info.nr_cpus; i++) {
+		struct kmag_cpu_info *ci = &t->cpus[i];
+		uint64_t stat_lost = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;
+
+		/* the recorder's counters are exact; data markers may lack counts */
+		if (ci->has_stats && stat_lost >= ci->lost) {
+			t->info.lost += stat_lost;
+		} else {
+			t->info.lost += ci->lost;
+			if (ci->lost_unknown && !ci->has_stats)
+				t->info.lost_unknown = true;
+		}
+		if (ci->first_ts != KMAG_TS_NONE &&
+		    (t->info.first_ts == KMAG_TS_NONE || ci->first_ts < t->info.first_ts))
+			t->info.first_ts = ci->first_ts;
+		if (ci->last_ts != KMAG_TS_NONE &&
+		    (t->info.last_ts == KMAG_TS_NONE || ci->last_ts > t->info.last_ts))
+			t->info.last_ts = ci->last_ts;
+	}
+	return ret;
+}
+
+const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t)
+{
+	return &t->info;
+}
+
+struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t)
+{
+	return t->st;
+}
+
+const char *kmag_trace_comm(const struct kmag_trace *t, int pid)
+{
+	uint64_t *slot;
+
+	if (pid == 0)
+		return "<idle>";
+	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
+	return slot ? t->comm_names[*slot] : NULL;
+}
+
+void kmag_trace_close(struct kmag_trace *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	if (t->ops && t->ops->close)
+		t->ops->close(t);
+	for (i = 0; i < t->nr_comms; i++)
+		free(t->comm_names[i]);
+	free(t->comm_names);
+	u64map_release(&t->comms);
+	kmag_symtab_free(t->st);
+	free(t->cpus);
+	free(t->path);
+	free(t);
+}

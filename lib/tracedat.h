@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracedat.h - kmag's own trace.dat (v6/v7) container reader. Internal.
+ *
+ * Why our own: libtracecmd's public API hands out one malloc'ed tep_record per
+ * event through tracecmd_read_data(), which caps decoding far below the tens
+ * of millions of events per second kmag needs, and exposes neither the raw
+ * sub-buffers nor the CPU stats. This reader validates every size against the
+ * file before trusting it, so corrupt files fail with a precise message.
+ * Event formats are still parsed by libtraceevent (see decode.c), and the
+ * libtracecmd reader remains available as the reference (input-tracecmd.c).
+ */
+#ifndef KMAG_TRACEDAT_H
+#define KMAG_TRACEDAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "kmag/kmag.h"
+
+struct td_blob {
+	char *data;	/* NUL-terminated copy (one extra byte), or NULL */
+	size_t size;	/* bytes without the terminator */
+};
+
+struct td_format {
+	char *system;	/* "ftrace" for the ftrace event formats */
+	struct td_blob text;
+};
+
+struct td_cpu_data {
+	int cpu;		/* CPU id */
+	uint64_t offset;	/* file offset of the CPU's data */
+	uint64_t size;		/* bytes of data (for compressed data: chunk bytes) */
+};
+
+struct td_buffer {
+	char *name;		/* "" for the top instance */
+	char *clock;		/* trace clock name, or NULL */
+	uint32_t page_size;	/* sub-buffer size */
+	int nr_cpus;
+	struct td_cpu_data *cpus;
+	bool compressed;	/* v7: data is in zstd chunks */
+	bool latency;		/* text-only latency data */
+};
+
+struct tracedat {
+	int fd;
+	uint64_t file_size;
+	int version;		/* 6 or 7 */
+	bool big_endian;	/* file byte order */
+	bool swap;		/* file byte order differs from the host */
+	int long_size;		/* 4 or 8 */
+	uint32_t page_size;
+	char *comp_name;	/* v7: "none", "zstd", ... */
+	char *comp_version;
+
+	struct td_blob header_page, header_event, kallsyms, printk, cmdlines;
+	struct td_format *formats;
+	size_t nr_formats, cap_formats;
+
+	int nr_cpus;		/* CPUs of the recording machine */
+	char **cpustats;	/* CPUSTAT option texts, in file order */
+	size_t nr_cpustats, cap_cpustats;
+	char *clock;		/* from TRACECLOCK */
+	char *uname;
+	char *tracer_version;	/* VERSION option */
+	int64_t ts_offset;	/* DATE/OFFSET corrections, ns */
+
+	struct td_buffer top;	/* the top instance's flyrecord data */
+	size_t nr_other_buffers;	/* instance buffers kmag does not read yet */
+
+	void *zctx;		/* ZSTD_DCtx, created on first use */
+};
+
+/* Opens and validates @path. On failure returns -errno with @err set; td is released. */
+int kmag__tracedat_open(struct tracedat *td, const char *path, struct kmag_err *err);
+void kmag__tracedat_close(struct tracedat *td);
+
+/* True when @buf (of @len bytes) starts with the trace.dat magic. */
+bool kmag__tracedat_magic(const void *buf, size_t len);
+
+/*
+ * Decompresses one zstd frame of @csize bytes at @src into @dst (exactly
+ * @usize bytes expected). Returns 0 or -EINVAL with @err set naming @what.
+ */
+int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize, void *dst,
+			      size_t usize, const char *what, struct kmag_err *err);
+
+/* pread() all of @len bytes at @off, or -EIO/-EINVAL with @err set naming @what. */
+int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t off, const char *what,
+			 struct kmag_err *err);
+
+/* Byte-order helpers for the file's endianness. */
+static inline uint16_t td_get16(const struct tracedat *td, const void *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, 2);
+	return td->swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t td_get32(const struct tracedat *td, const void *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return td->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t td_get64(const struct tracedat *td, const void *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return td->swap ? __builtin_bswap64(v) : v;
+}
+
+#endif /* KMAG_TRACEDAT_H */

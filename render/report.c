@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.c - text, JSON and CSV renderings of a call-graph report.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmag/report.h"
+
+char *kmag_format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	return buf;
+}
+
+void kmag_fput_json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', out);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			/* control bytes, and "<" so a name can never close a <script> */
+			if (*p < 0x20 || *p == 0x7f || *p == '<')
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+void kmag_fput_csv_field(FILE *out, const char *s)
+{
+	const char *p;
+
+	s = s ? s : "";
+	/* a leading = + - @ would make spreadsheets run the cell as a formula */
+	if (!strpbrk(s, ",\"\n\r") && !strchr("=+-@", *s ? *s : 'x')) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	if (strchr("=+-@", *s ? *s : 'x') && *s)
+		fputc('\'', out);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static const char *name_of(const struct kmag_report *r, uint32_t node)
+{
+	const char *s = kmag_symtab_name(r->st, kmag_cg_nodes(r->cg)[node].func);
+
+	return s ? s : "?";
+}
+
+static void put_u64(FILE *out, uint64_t v)
+{
+	fprintf(out, "%" PRIu64, v);
+}
+
+static void fmt_count(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i, o = 0;
+
+	for (i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+}
+
+static void header(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_trace_info *info = r->info;
+	const struct kmag_cg_summary *sum = kmag_cg_summary(r->cg);
+	char a[64], b[64];
+	int i, shown = 0;
+
+	fprintf(out, "# kmag report: %s\n", r->input ? r->input : "-");
+	fprintf(out, "# input:   %s", kmag_input_format_name(info->format));
+	if (info->file_version)
+		fprintf(out, " v%d", info->file_version);
+	if (info->compression && strcmp(info->compression, "none"))
+		fprintf(out, " (%s)", info->compression);
+	fprintf(out, ", tracer %s", kmag_tracer_name(info->tracer));
+	if (info->clock)
+		fprintf(out, ", clock %s", info->clock);
+	fputc('\n', out);
+	if (info->uname)
+		fprintf(out, "# kernel:  %s\n", info->uname);
+	fmt_count(a, sizeof(a), info->events);
+	fprintf(out, "# events:  %s on %d CPU%s", a, info->nr_cpus, info->nr_cpus == 1 ? "" : "s");
+	if (info->nr_cpus > 1 && info->nr_cpus <= 64) {
+		fputs(" (", out);
+		for (i = 0; i < info->nr_cpus; i++) {
+			fmt_count(a, sizeof(a), info->cpus[i].events);
+			fprintf(out, "%sCPU%d %s", i ? ", " : "", i, a);
+		}
+		fputc(')', out);
+	}
+	fputc('\n', out);
+	for (i = 0; i < info->nr_cpus; i++) {
+		const struct kmag_cpu_info *ci = &info->cpus[i];
+		uint64_t stat = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;
+		uint64_t lost = ci->has_stats && stat >= ci->lost ? stat : ci->lost;
+
+		if (!lost && !ci->lost_markers)
+			continue;
+		fprintf(out, "# lost:    CPU%d: ", i);
+		if (lost) {
+			fmt_count(a, sizeof(a), lost);
+			fprintf(out, "%s events lost (%.1f%%)", a,
+				100.0 * (double)lost / (double)(lost + ci->events));
+		} else {
+			fputs("events lost (count unknown)", out);
+		}
+		if (ci->lost_markers)
+			fprintf(out, ", %u gap%s in the data", ci->lost_markers,
+				ci->lost_markers == 1 ? "" : "s");
+		fputc('\n', out);
+		shown++;
+	}
+	if (!shown)
+		fputs("# lost:    none\n", out);
+	if (info->first_ts != KMAG_TS_NONE && info->last_ts != KMAG_TS_NONE)
+		fprintf(out, "# time:    %.6f .. %.6f s (%s)\n", (double)info->first_ts / 1e9,
+			(double)info->last_ts / 1e9,
+			kmag_format_duration(b, sizeof(b), info->last_ts - info->first_ts));
+	if (r->filters && *r->filters)
+		fprintf(out, "# filters: %s\n", r->filters);
+	fmt_count(a, sizeof(a), sum->incomplete_calls);
+	fprintf(out, "# graph:   %zu functions, %zu call edges, %s incomplete calls%s\n",
+		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
+		sum->has_stacks ? "" : " (function tracer: callers only, no durations)");
+	fputs("#\n", out);
+}
+
+static void time_cell(FILE *out, const struct kmag_cg_stats *st, enum kmag_sort_key key, bool has_time)
+{
+	char buf[32];
+
+	if (!has_time || !st->timed)
+		fprintf(out, " %11s", "-");
+	else
+		fprintf(out, " %11s", kmag_format_duration(buf, sizeof(buf), kmag_stats_value(st, key)));
+}
+
+static void row(FILE *out, const struct kmag_report *r, const struct kmag_cg_stats *st,
+		const char *name, kmag_func_t func, bool has_time)
+{
+	fprintf(out, "%11" PRIu64, st->calls);
+	time_cell(out, st, KMAG_SORT_TOTAL, has_time);
+	time_cell(out, st, KMAG_SORT_SELF, has_time);
+	time_cell(out, st, KMAG_SORT_AVG, has_time);
+	time_cell(out, st, KMAG_SORT_MAX, has_time);
+	fprintf(out, " %6" PRIu64 "  %s", st->incomplete, name);
+	if (r->srcline && func != KMAG_FUNC_NONE) {
+		const char *loc = r->srcline(r->srcline_ctx, func);
+
+		if (loc)
+			fprintf(out, "  [%s]", loc);
+	}
+	fputc('\n', out);
+}
+
+int kmag_report_text(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
+	size_t n = kmag_cg_nr_nodes(r->cg), i, shown;
+	uint32_t *order;
+
+	header(out, r);
+	if (r->focus >= 0) {
+		const struct kmag_cg_node *f = &nodes[r->focus];
+		const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
+		uint32_t first = r->callers ? f->in_first : f->out_first;
+		uint32_t count = r->callers ? f->in_count : f->out_count;
+		uint32_t *idx = malloc((count + 1) * sizeof(*idx)), j, k;
+
+		if (!idx)
+			return -ENOMEM;
+		for (j = 0; j < count; j++)
+			idx[j] = list[first + j];
+		/* sort the edges by the report key (insertion sort: lists are short) */
+		for (j = 1; j < count; j++)
+			for (k = j; k > 0 && kmag_stats_value(&edges[idx[k]].st, r->sort) >
+						     kmag_stats_value(&edges[idx[k - 1]].st, r->sort);
+			     k--) {
+				uint32_t t = idx[k];
+
+				idx[k] = idx[k - 1];
+				idx[k - 1] = t;
+			}
+		fprintf(out, "# %s of %s (%" PRIu64 " calls in all)\n#\n",
+			r->callers ? "callers" : "callees", name_of(r, (uint32_t)r->focus), f->st.calls);
+		fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg",
+			"Max", "Incmpl", r->callers ? "Caller" : "Callee");
+		for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
+			const struct kmag_cg_edge *e = &edges[idx[j]];
+			uint32_t other = r->callers ? e->caller : e->callee;
+			char label[512];
+
+			snprintf(label, sizeof(label), "%s%s", name_of(r, other),
+				 e->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
+			row(out, r, &e->st, label, nodes[other].func, has_time);
+		}
+		if (!count)
+			fprintf(out, "# (none: %s\n", r->callers ?
+				"no caller was seen; it ran at the top of a traced stack)" :
+				"it called no traced function)");
+		free(idx);
+		return ferror(out) ? -EIO : 0;
+	}
+	order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
+	if (!order)
+		return -ENOMEM;
+	fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg", "Max",
+		"Incmpl", "Function");
+	for (i = 0, shown = 0; i < n && (!r->limit || shown < r->limit); i++) {
+		const struct kmag_cg_node *nd = &nodes[order[i]];
+
+		row(out, r, &nd->st, name_of(r, order[i]), nd->func, has_time);
+		shown++;
+	}
+	if (r->limit && n > r->limit)
+		fprintf(out, "# ... %zu more functions (use --limit 0 to see all)\n", n - r->limit);
+	free(order);
+	return ferror(out) ? -EIO : 0;
+}
+
+static void json_time(FILE *out, const char *key, const struct kmag_cg_stats *st,
+		      enum kmag_sort_key k, bool has_time)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (!has_time || !st->timed)
+		fputs("null", out);
+	else
+		put_u64(out, kmag_stats_value(st, k));
+}
+
+static void json_function(FILE *out, const struct kmag_report *r, uint32_t node, bool has_time)
+{
+	const struct kmag_cg_node *nd = &kmag_cg_nodes(r->cg)[node];
+	const char *mod = kmag_symtab_module(r->st, nd->func);
+
+	fputs("{\"name\": ", out);
+	kmag_fput_json_string(out, name_of(r, node));
+	fprintf(out, ", \"calls\": %" PRIu64, nd->st.calls);
+	json_time(out, "total_ns", &nd->st, KMAG_SORT_TOTAL, has_time);
+	json_time(out, "self_ns", &nd->st, KMAG_SORT_SELF, has_time);
+	json_time(out, "avg_ns", &nd->st, KMAG_SORT_AVG, has_time);
+	json_time(out, "min_ns", &nd->st, KMAG_SORT_MIN, has_time);
+	json_time(out, "max_ns", &nd->st, KMAG_SORT_MAX, has_time);
+	fprintf(out, ", \"incomplete\": %" PRIu64, nd->st.incomplete);
+	if (mod) {
+		fputs(", \"module\": ", out);
+		kmag_fput_json_string(out, mod);
+	}
+	if (r->srcline) {
+		const char *loc = r->srcline(r->srcline_ctx, nd->func);
+
+		fputs(", \"source\": ", out);
+		if (loc)
+			kmag_fput_json_string(out, loc);
+		else
+			fputs("null", out);
+	}
+	fputc('}', out);
+}
+
+static void json_edge(FILE *out, const struct kmag_report *r, const struct kmag_cg_edge *e,
+		      bool has_time)
+{
+	fputs("{\"caller\": ", out);
+	kmag_fput_json_string(out, name_of(r, e->caller));
+	fputs(", \"callee\": ", out);
+	kmag_fput_json_string(out, name_of(r, e->callee));
+	fprintf(out, ", \"calls\": %" PRIu64, e->st.calls);
+	json_time(out, "total_ns", &e->st, KMAG_SORT_TOTAL, has_time);
+	fprintf(out, ", \"incomplete\": %" PRIu64 ", \"interrupt\": %s}", e->st.incomplete,
+		e->flags & KMAG_EDGE_IRQ ? "true" : "false");
+}
+
+int kmag_report_json(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_trace_info *info = r->info;
+	const struct kmag_cg_summary *sum = kmag_cg_summary(r->cg);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	size_t n = kmag_cg_nr_nodes(r->cg), ne = kmag_cg_nr_edges(r->cg), i, shown;
+	bool has_time = sum->has_time;
+	uint32_t *order = NULL;
+	unsigned char *listed = NULL;
+	int c;
+
+	fputs("{\"input\": ", out);
+	kmag_fput_json_string(out, r->input);
+	fputs(", \"format\": ", out);
+	kmag_fput_json_string(out, kmag_input_format_name(info->format));
+	fputs(", \"tracer\": ", out);
+	kmag_fput_json_string(out, kmag_tracer_name(info->tracer));
+	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64
+		     ", \"lost_events_unknown\": %s",
+		info->events, info->lost, info->lost_unknown ? "true" : "false");
+	fputs(", \"cpus\": [", out);
+	for (c = 0; c < info->nr_cpus; c++) {
+		const struct kmag_cpu_info *ci = &info->cpus[c];
+
+		fprintf(out, "%s{\"cpu\": %d, \"events\": %" PRIu64 ", \"lost\": %" PRIu64
+			     ", \"gaps\": %u",
+			c ? ", " : "", c, ci->events,
+			ci->has_stats && ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped >= ci->lost ?
+				ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped :
+				ci->lost,
+			ci->lost_markers);
+		if (ci->has_stats)
+			fprintf(out, ", \"overrun\": %" PRIu64 ", \"commit_overrun\": %" PRIu64
+				     ", \"dropped\": %" PRIu64,
+				ci->stat_overrun, ci->stat_commit_overrun, ci->stat_dropped);
+		fputc('}', out);
+	}
+	fputs("], \"time_start_ns\": ", out);
+	if (info->first_ts != KMAG_TS_NONE)
+		put_u64(out, info->first_ts);
+	else
+		fputs("null", out);
+	fputs(", \"time_end_ns\": ", out);
+	if (info->last_ts != KMAG_TS_NONE)
+		put_u64(out, info->last_ts);
+	else
+		fputs("null", out);
+	fputs(", \"filters\": ", out);
+	kmag_fput_json_string(out, r->filters ? r->filters : "");
+	fprintf(out, ", \"incomplete_calls\": %" PRIu64 ", \"unmatched_exits\": %" PRIu64,
+		sum->incomplete_calls, sum->unmatched_exits);
+
+	listed = calloc(n + 1, 1);
+	if (!listed)
+		return -ENOMEM;
+	if (r->focus >= 0) {
+		fprintf(out, ", \"focus_kind\": \"%s\", \"focus\": ", r->callers ? "callers" : "callees");
+		json_function(out, r, (uint32_t)r->focus, has_time);
+	}
+	fputs(", \"functions\": [", out);
+	shown = 0;
+	if (r->focus >= 0) {
+		const struct kmag_cg_node *f = &nodes[r->focus];
+		const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
+		uint32_t first = r->callers ? f->in_first : f->out_first;
+		uint32_t count = r->callers ? f->in_count : f->out_count, j;
+
+		for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
+			const struct kmag_cg_edge *e = &edges[list[first + j]];
+			uint32_t other = r->callers ? e->caller : e->callee;
+
+			if (listed[other])
+				continue;
+			listed[other] = 1;
+			fputs(shown++ ? ", " : "", out);
+			json_function(out, r, other, has_time);
+		}
+	} else {
+		order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
+		if (!order) {
+			free(listed);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
+			fputs(shown++ ? ", " : "", out);
+			json_function(out, r, order[i], has_time);
+			listed[order[i]] = 1;
+		}
+	}
+	fputs("], \"edges\": [", out);
+	shown = 0;
+	for (i = 0; i < ne; i++) {
+		const struct kmag_cg_edge *e = &edges[i];
+
+		if (r->focus >= 0) {
+			if (r->callers ? (long)e->callee != r->focus : (long)e->caller != r->focus)
+				continue;
+			if (!listed[r->callers ? e->caller : e->callee])
+				continue;
+		} else if (!listed[e->caller] || !listed[e->callee]) {
+			continue;
+		}
+		fputs(shown++ ? ", " : "", out);
+		json_edge(out, r, e, has_time);
+	}
+	fputs("]}\n", out);
+	free(order);
+	free(listed);
+	return ferror(out) ? -EIO : 0;
+}
+
+int kmag_report_csv(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
+	size_t n = kmag_cg_nr_nodes(r->cg), i;
+	uint32_t *order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
+	static const enum kmag_sort_key cols[] = { KMAG_SORT_TOTAL, KMAG_SORT_SELF, KMAG_SORT_AVG,
+						   KMAG_SORT_MIN, KMAG_SORT_MAX };
+
+	if (!order)
+		return -ENOMEM;
+	fputs("function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,module", out);
+	if (r->srcline)
+		fputs(",source", out);
+	fputc('\n', out);
+	for (i = 0; i < n && (!r->limit || i < r->limit); i++) {
+		const struct kmag_cg_node *nd = &nodes[order[i]];
+		size_t k;
+
+		kmag_fput_csv_field(out, name_of(r, order[i]));
+		fprintf(out, ",%" PRIu64, nd->st.calls);
+		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			fputc(',', out);
+			if (has_time && nd->st.timed)
+				put_u64(out, kmag_stats_value(&nd->st, cols[k]));
+		}
+		fprintf(out, ",%" PRIu64 ",", nd->st.incomplete);
+		kmag_fput_csv_field(out, kmag_symtab_module(r->st, nd->func));
+		if (r->srcline) {
+			fputc(',', out);
+			kmag_fput_csv_field(out, r->srcline(r->srcline_ctx, nd->func));
+		}
+		fputc('\n', out);
+	}
+	free(order);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - runs every unit-test suite, each test in a forked child, as TAP.
+ * Usage: kmag-unit [SUBSTRING]   (only tests whose suite/name contains it)
+ */
+#include <stdarg.h>
+#include <sys/wait.h>
+
+#include "test.h"
+
+#define SUITE(s) extern const struct test_case s[];
+#include "suites.h"
+#undef SUITE
+
+static const struct {
+	const char *name;
+	const struct test_case *cases;
+} suites[] = {
+#define SUITE(s) { #s, s },
+#include "suites.h"
+#undef SUITE
+};
+
+static char tmpdir[256];
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	_exit(1);
+}
+
+const char *fixture(const char *rel)
+{
+	static char buf[4096];
+	const char *base = getenv("KMAG_FIXTURES");
+
+	snprintf(buf, sizeof(buf), "%s/%s", base ? base : "tests/fixtures", rel);
+	return buf;
+}
+
+const char *test_tmpdir(void)
+{
+	return tmpdir;
+}
+
+const char *write_tmp(const char *name, const void *data, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+		test_fail(__FILE__, __LINE__, "cannot write %s", path);
+	return path;
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[600];
+
+	/* the directory name is ours (mkdtemp), not user input */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+	int total = 0, failed = 0, n = 0;
+	size_t s;
+
+	for (s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+		for (const struct test_case *t = suites[s].cases; t->name; t++) {
+			char full[256];
+
+			snprintf(full, sizeof(full), "%s/%s", suites[s].name, t->name);
+			if (!only || strstr(full, only))
+				total++;
+		}
+	printf("1..%d\n", total);
+	for (s = 0; s < sizeof(suites) / sizeof(suites[0]); s++) {
+		for (const struct test_case *t = suites[s].cases; t->name; t++) {
+			char full[256];
+			int status;
+			pid_t pid;
+
+			snprintf(full, sizeof(full), "%s/%s", suites[s].name, t->name);
+			if (only && !strstr(full, only))
+				continue;
+			n++;
+			snprintf(tmpdir, sizeof(tmpdir), "/tmp/kmag-unit-XXXXXX");
+			if (!mkdtemp(tmpdir)) {
+				perror("mkdtemp");
+				return 1;
+			}
+			fflush(stdout);
+			pid = fork();
+			if (pid == 0) {
+				t->fn();
+				fflush(stdout);
+				_exit(0);
+			}
+			waitpid(pid, &status, 0);
+			rm_rf(tmpdir);
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+				printf("ok %d - %s\n", n, full);
+			} else {
+				failed++;
+				if (WIFSIGNALED(status))
+					printf("# killed by signal %d\n", WTERMSIG(status));
+				printf("not ok %d - %s\n", n, full);
+			}
+		}
+	}
+	return failed ? 1 : 0;
+}

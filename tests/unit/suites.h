@@ -1,0 +1,2 @@
+/* One line per unit-test suite (an array of struct test_case in t-<name>.c). */
+SUITE(symtab_tests)
