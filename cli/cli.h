@@ -35,6 +35,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Prints an error from the library (err->msg), returns EXIT_ERR. */
 int cli_lib_error(const struct kmag_err *err, const char *fallback);
 
+/*
+ * Reports the option getopt_long() rejected (call from the '?'/':' or default
+ * case; opterr is 0 so getopt itself stays quiet). Returns EXIT_USAGE.
+ */
+int cli_bad_option(const char *cmd, int opt, char **argv);
+
 /* Parses a non-negative integer option value; returns false (and reports) on junk. */
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);
 

@@ -46,7 +46,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	int opt, ret;
 
 	(void)cli;
-	while ((opt = getopt_long(argc, argv, "+s:n:F:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:s:n:F:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (kmag_sort_key_parse(optarg, &r.sort))
@@ -79,7 +79,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
-				return cli_usage_error("report", "unknown option");
+				return cli_bad_option("report", opt, argv);
 		}
 	}
 	if (optind < argc)

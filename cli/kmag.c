@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], commands[c].name))
 			continue;
 		optind = 1;
+		opterr = 0;
 		ret = commands[c].fn(&cli, argc - i, argv + i);
 		/* a write error on stdout (e.g. a full disk) must not pass silently */
 		if (fflush(stdout) || ferror(stdout)) {

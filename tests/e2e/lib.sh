@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# lib.sh - helpers for end-to-end CLI tests. Each test script sources this,
+# runs checks with t_* helpers, and ends with t_done. Output is TAP.
+#
+# Environment (set by meson): KMAG = the kmag binary, FIXTURES = tests/fixtures,
+# SRCDIR = the source tree. Each script gets a private scratch directory $T.
+set -u
+
+T_N=0
+T_FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/kmag-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+: "${KMAG:?KMAG must point at the kmag binary}"
+: "${FIXTURES:?FIXTURES must point at tests/fixtures}"
+TRACES="$FIXTURES/traces"
+
+t_pass() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
+t_fail() {
+	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $1"
+	shift
+	[ $# -gt 0 ] && printf '# %s\n' "$@"
+	return 0
+}
+
+# t_ok DESC CMD... : CMD must exit 0
+t_ok() {
+	local desc=$1; shift
+	if "$@" >"$T/out" 2>"$T/err"; then t_pass "$desc"; else
+		t_fail "$desc" "exit $? from: $*" "$(head -c 2000 "$T/err")"; fi
+}
+
+# t_exit DESC CODE CMD... : CMD must exit with CODE and print exactly one line on stderr
+t_exit() {
+	local desc=$1 code=$2 rc; shift 2
+	"$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ "$rc" != "$code" ]; then
+		t_fail "$desc" "expected exit $code, got $rc from: $*" "$(head -c 2000 "$T/err")"
+	elif [ "$code" != 0 ] && [ "$(wc -l <"$T/err")" -ne 1 ]; then
+		t_fail "$desc" "expected one error line, got:" "$(head -c 2000 "$T/err")"
+	else
+		t_pass "$desc"
+	fi
+}
+
+# t_grep DESC PATTERN FILE : FILE must contain the extended regex PATTERN
+t_grep() {
+	if grep -Eq -- "$2" "$3"; then t_pass "$1"; else
+		t_fail "$1" "no match for /$2/ in $3:" "$(head -c 1500 "$3")"; fi
+}
+
+# t_nogrep DESC PATTERN FILE
+t_nogrep() {
+	if grep -Eq -- "$2" "$3"; then t_fail "$1" "unexpected match for /$2/ in $3:" "$(grep -Em3 -- "$2" "$3")"; else
+		t_pass "$1"; fi
+}
+
+# t_eq DESC EXPECTED ACTUAL
+t_eq() {
+	if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "expected: $2" "actual:   $3"; fi
+}
+
+# fixture_trace NAME: path to a fixture trace, decompressing NAME.xz/.zst into $T if needed
+fixture_trace() {
+	local f="$TRACES/$1"
+	if [ -f "$f" ]; then echo "$f"; return; fi
+	if [ -f "$f.xz" ]; then xz -dc "$f.xz" >"$T/$1" && echo "$T/$1"; return; fi
+	if [ -f "$f.zst" ]; then zstd -qdc "$f.zst" >"$T/$1" && echo "$T/$1"; return; fi
+	echo "$f"
+}
+
+t_done() {
+	echo "1..$T_N"
+	[ "$T_FAILED" -eq 0 ]
+}
