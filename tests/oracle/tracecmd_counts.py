@@ -126,23 +126,47 @@ def counts(path):
     return {'tracer': tracer, 'events': events, 'calls': calls, 'edges': edges}
 
 
+def alias_key(path):
+    """Names that share an address in the trace's kallsyms are one function;
+    tools may pick different aliases (libtraceevent's choice among them is
+    arbitrary), so counts are compared per address."""
+    out = subprocess.run(['trace-cmd', 'dump', '--kallsyms', path], capture_output=True,
+                         text=True, errors='replace').stdout
+    addr_of = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] in 'tTwW' and len(parts[1]) == 1:
+            addr_of.setdefault(parts[2], parts[0])
+    return lambda name: addr_of.get(name, name)
+
+
 def compare(kmag_json, path):
     ref = counts(path)
+    key = alias_key(path)
     with open(kmag_json) as fp:
         got = json.load(fp)
     problems = []
     if got['events'] != ref['events']:
         problems.append('events: kmag %d, trace-cmd %d' % (got['events'], ref['events']))
-    kcalls = {f['name']: f['calls'] for f in got['functions']}
-    for name in set(kcalls) | set(ref['calls']):
-        a, b = kcalls.get(name, 0), ref['calls'].get(name, 0)
+
+    def by_key(calls, name_of):
+        c = Counter()
+        for k, n in calls:
+            c[name_of(k)] += n
+        return c
+    kcalls = by_key(((f['name'], f['calls']) for f in got['functions']), key)
+    rcalls = by_key(ref['calls'].items(), key)
+    for name in set(kcalls) | set(rcalls):
+        a, b = kcalls.get(name, 0), rcalls.get(name, 0)
         if a != b:
             problems.append('calls of %s: kmag %d, trace-cmd %d' % (name, a, b))
-    kedges = {(e['caller'], e['callee']): e['calls'] for e in got['edges']}
-    for key in set(kedges) | set(ref['edges']):
-        a, b = kedges.get(key, 0), ref['edges'].get(key, 0)
+    kedges = by_key((((e['caller'], e['callee']), e['calls']) for e in got['edges']),
+                    lambda e: (key(e[0]), key(e[1])))
+    redges = by_key(ref['edges'].items(), lambda e: (key(e[0]), key(e[1])))
+    for k in set(kedges) | set(redges):
+        a, b = kedges.get(k, 0), redges.get(k, 0)
         if a != b:
-            problems.append('edge %s -> %s: kmag %d, trace-cmd %d' % (key[0], key[1], a, b))
+            problems.append('edge %s -> %s: kmag %d, trace-cmd %d' % (k[0], k[1], a, b))
     print('%s: %s, %d events, %d functions, %d edges checked' %
           (path, ref['tracer'], ref['events'], len(ref['calls']), len(ref['edges'])))
     for p in sorted(problems)[:40]:
