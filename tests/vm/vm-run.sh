@@ -56,6 +56,8 @@
 #   exit-status     exit status of the guest script (written in the guest)
 #   dmesg-tail.txt  last 200 lines of the guest kernel log after the script
 #   vm-info.txt     kernel package+version, vmlinuz sha256, qemu command line
+#                   (temporary directory shown as WORK, kernel cache as
+#                   $KMAG_VM_CACHE)
 #
 # Exit status: 0 if the guest script exited 0; otherwise non-zero with a one
 # line "vm-run: ..." message on stderr (timeout, panic, missing status, script
@@ -328,6 +330,7 @@ console="$work/console.raw"
 
 cmdline="console=ttyS0 quiet panic=-1 nokaslr rdinit=/init${append:+ $append}"
 accel=${KMAG_VM_ACCEL:-tcg,thread=single}
+# shellcheck disable=SC2054 # commas are part of qemu option values
 qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
       -kernel "$vmlinuz" -initrd "$work/initrd.cpio" -append "$cmdline"
       -display none -monitor none -nodefaults -no-user-config -no-reboot
@@ -367,6 +370,7 @@ tar xf "$disk" -C "$out_abs" 2>/dev/null || true
     printf 'qemu_cmdline='
     for a in "${qemu[@]}"; do
         a=${a//$work/WORK}
+        a=${a//$cache/\$KMAG_VM_CACHE}
         if [[ $a =~ [^A-Za-z0-9_./:=,+-] ]]; then printf "'%s' " "$a"; else printf '%s ' "$a"; fi
     done
     echo
