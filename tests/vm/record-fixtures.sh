@@ -1,6 +1,6 @@
 #!/bin/bash
 # record-fixtures.sh - regenerate every real-kernel trace fixture in
-# tests/fixtures/traces/ (one command; about 4 minutes on 2 cores).
+# tests/fixtures/traces/ (one command; 4-5 minutes on 2 cores).
 #
 # Usage: record-fixtures.sh [--keep-raw DIR]
 #
