@@ -21,7 +21,8 @@
 #   * every file must be < 1 MB; fixtures.tsv (the manifest that
 #     check-fixtures.sh verifies) and the generated part of README.md are
 #     rewritten.
-# The old contents of tests/fixtures/traces/ (except README.md) are replaced.
+# The fixtures listed in the old fixtures.tsv are removed first; README.md is
+# rewritten in place (only its GENERATED section changes).
 # --keep-raw DIR keeps the raw VM output directories (console logs etc.).
 set -euo pipefail
 
@@ -180,12 +181,18 @@ awk -v gen="$gen" '
     !skip' "$readme" >"$new/README.md"
 
 # ------------------------------------------------------------------ install
-find "$dest" -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
+# remove the fixtures of the previous run (as listed in its manifest) so
+# renamed/dropped ones do not linger; other files are left alone
+if [ -f "$dest/fixtures.tsv" ]; then
+    awk -F'\t' '!/^#/ && $1 !~ /\// && $1 != "" { print $1 }' "$dest/fixtures.tsv" |
+        while read -r old; do rm -f "${dest:?}/$old"; done
+fi
 cp "$new"/* "$dest/"
 if [ -n "$keep_raw" ]; then
     mkdir -p "$keep_raw"
     for g in "${groups[@]}"; do rm -rf "${keep_raw:?}/$g"; cp -r "$stage/$g" "$keep_raw/$g"; done
 fi
 total=$(du -cb "$dest"/* | awk 'END { print $1 }')
-echo "record-fixtures: wrote $(($(ls "$dest" | wc -l) - 2)) fixtures ($total bytes incl. README/manifest) to $dest in $(( $(date +%s) - start ))s" >&2
+nfix=$(grep -vc '^#' "$dest/fixtures.tsv")
+echo "record-fixtures: wrote $nfix fixtures ($total bytes incl. README/manifest) to $dest in $(( $(date +%s) - start ))s" >&2
 "$here/check-fixtures.sh" --dir "$dest"
