@@ -489,6 +489,27 @@ static int register_lazy_formats(struct tracedat_input *in, struct kmag_err *err
 	return 0;
 }
 
+int kmag__tracedat_load_cpustats(struct kmag_trace *t, const struct tracedat *td,
+				 struct kmag_err *err)
+{
+	size_t i;
+
+	/* CPUSTAT options: "CPU: N\nentries: ...", one per CPU in order */
+	for (i = 0; i < td->nr_cpustats; i++) {
+		const char *txt = td->cpustats[i], *c = strstr(txt, "CPU:");
+		long cpu = c ? strtol(c + 4, NULL, 10) : (long)i;
+		struct kmag_cpu_info *ci;
+
+		if (cpu < 0 || cpu >= 8192)
+			continue;
+		ci = kmag__trace_cpu(t, (int)cpu);
+		if (!ci)
+			return kmag_err_set(err, ENOMEM, "out of memory");
+		kmag__parse_cpu_stats(ci, txt);
+	}
+	return 0;
+}
+
 int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct tracedat_input *in = calloc(1, sizeof(*in));
@@ -551,19 +572,8 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 			s->end = td->file_size;
 		}
 	}
-	/* CPUSTAT options: "CPU: N\nentries: ...", one per CPU in order */
-	for (i = 0; i < td->nr_cpustats; i++) {
-		const char *txt = td->cpustats[i], *c = strstr(txt, "CPU:");
-		long cpu = c ? strtol(c + 4, NULL, 10) : (long)i;
-		struct kmag_cpu_info *ci;
-
-		if (cpu < 0 || cpu >= 8192)
-			continue;
-		ci = kmag__trace_cpu(t, (int)cpu);
-		if (!ci)
-			return kmag_err_set(err, ENOMEM, "out of memory");
-		kmag__parse_cpu_stats(ci, txt);
-	}
+	if ((ret = kmag__tracedat_load_cpustats(t, td, err)))
+		return ret;
 	t->info.file_version = td->version;
 	t->info.compression = td->version >= 7 ? (td->top.compressed ? td->comp_name : "none") :
 						 "none";
