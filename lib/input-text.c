@@ -745,6 +745,23 @@ static int event_line(struct kmag_trace *t, struct text_input *in, char *line, b
 	return function_call(t, &h, rest);
 }
 
+/*
+ * "# entries-in-buffer/entries-written: 425/12345   #P:2": the trace file
+ * says how many events were overwritten before it was read.
+ */
+static void header_line(struct kmag_trace *t, const char *p)
+{
+	static const char key[] = "# entries-in-buffer/entries-written: ";
+	uint64_t in_buf, written;
+	const char *q;
+
+	if (strncmp(p, key, sizeof(key) - 1))
+		return;
+	q = parse_uint(p + sizeof(key) - 1, &in_buf);
+	if (q && *q == '/' && parse_uint(q + 1, &written) && written > in_buf)
+		t->info.lost_unattributed += written - in_buf;
+}
+
 static int text_read(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct text_input *in = t->priv;
@@ -774,8 +791,10 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 		}
 		p = skip_sp(line);
 		switch (*p) {
-		case '\0':
 		case '#':
+			header_line(t, p);
+			continue;
+		case '\0':
 			continue;
 		case 'c':
 			if (!strncmp(p, "cpus=", 5))
