@@ -3,7 +3,7 @@
  * gen-ftrace.c - writes synthetic but kernel-like ftrace text for benchmarks.
  *
  *   gen-ftrace [--events N] [--tracer function|function_graph] [--seed S]
- *              [--funcs N] [--cpus N] [--clock counter|seconds] > trace.txt
+ *              [--funcs N] [--cpus N] [--clock counter|seconds] [--map FILE] > trace.txt
  *
  * The function tracer output has the shape of the seed's kernel-magnifier.data
  * (trace_pipe lines, counter clock by default):
@@ -12,7 +12,8 @@
  * ~3,500 functions in subsystems and layers under ~60 entry points (syscalls,
  * interrupts, workers), a dozen hot lock/RCU/preempt helpers called from
  * everywhere, and 16 CPUs whose call trees interleave in bursts. Everything is
- * derived from --seed, so a run is reproducible.
+ * derived from --seed, so a run is reproducible. --map also writes a symbol
+ * map in the seed's "name|path" format, each subsystem in its kernel file.
  *
  * No library generates this, and the distribution (Zipf entry points, a
  * layered DAG, hot helpers) is the point of the benchmark, so it is written here.
@@ -70,6 +71,17 @@ static const char *const subsystems[] = {
 };
 #define NR_SUBS (sizeof(subsystems) / sizeof(subsystems[0]))
 
+/* where each subsystem's functions live, for --map */
+static const char *const sub_files[] = {
+	"net/ipv4/tcp.c", "net/ipv4/udp.c", "net/ipv4/ip_input.c", "net/core/sock.c",
+	"net/core/skbuff.c", "net/core/dev.c", "fs/ext4/inode.c", "fs/jbd2/transaction.c",
+	"fs/namei.c", "fs/dcache.c", "mm/page_alloc.c", "mm/filemap.c", "mm/memory.c", "mm/slub.c",
+	"kernel/sched/fair.c", "kernel/sched/core.c", "kernel/irq/handle.c", "kernel/time/timer.c",
+	"kernel/time/hrtimer.c", "kernel/rcu/tree.c", "block/blk-mq.c", "block/bio.c",
+	"drivers/nvme/host/core.c", "drivers/scsi/scsi_lib.c", "fs/pipe.c", "kernel/futex/core.c",
+	"kernel/signal.c", "kernel/cgroup/cgroup.c", "security/security.c", "fs/xfs/xfs_inode.c",
+};
+
 static const char *const verbs[] = {
 	"alloc", "free", "get", "put", "lookup", "insert", "update", "queue", "flush", "check",
 	"wake", "find", "map", "unmap", "read", "write", "submit", "complete", "init", "set",
@@ -78,6 +90,13 @@ static const char *const verbs[] = {
 static const char *const nouns[] = {
 	"entry", "node", "page", "buffer", "request", "queue", "state", "lock", "range", "list",
 	"work", "event", "ref", "inode", "block", "segment", "path", "slot", "table", "group",
+};
+
+static const char *const helper_files[] = {
+	"kernel/locking/spinlock.c", "kernel/locking/spinlock.c", "kernel/locking/spinlock.c",
+	"kernel/locking/spinlock.c", "kernel/rcu/tree_plugin.h", "kernel/rcu/tree_plugin.h",
+	"kernel/sched/core.c", "kernel/sched/core.c", "kernel/locking/mutex.c",
+	"kernel/locking/mutex.c", "kernel/rcu/update.c", "kernel/sched/core.c",
 };
 
 static const char *const helpers[] = {
@@ -261,6 +280,30 @@ static void build_graph(uint32_t want)
 	}
 }
 
+/* The seed's symbol map format: "name|path", one line per function. */
+static int write_map(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	uint32_t i, j;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "ret_from_fork_asm|arch/x86/entry/entry_64.S\n");
+	for (i = 0; i < nr_funcs; i++) {
+		const struct func *fn = &funcs[i];
+
+		for (j = 0; j < i && strcmp(funcs[j].name, fn->name); j++)
+			;
+		if (j < i)
+			continue;	/* a name made twice: one entry */
+		fprintf(f, "%s|%s\n", fn->name,
+			fn->sub < 0 ? helper_files[i - (nr_funcs - NR_HELPERS)] : sub_files[fn->sub]);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 static void print_ts(char *buf, size_t len)
 {
 	if (counter_clock)
@@ -398,7 +441,8 @@ static int step(int cpu, struct cpu *c)
 
 static const char usage[] =
 	"Usage: gen-ftrace [--events N] [--tracer function|function_graph] [--seed S]\n"
-	"                  [--funcs N] [--cpus N] [--clock counter|seconds] > trace.txt\n";
+	"                  [--funcs N] [--cpus N] [--clock counter|seconds] [--map FILE]\n"
+	"                  > trace.txt\n";
 
 int main(int argc, char **argv)
 {
@@ -409,11 +453,13 @@ int main(int argc, char **argv)
 		{ "funcs", required_argument, NULL, 'f' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "clock", required_argument, NULL, 'k' },
+		{ "map", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t events = 100000, written = 0, next_lost;
 	uint32_t nfuncs = 3500;
+	const char *map = NULL;
 	int ncpus = 16, opt, i;
 	struct cpu *cpus;
 	static char outbuf[1 << 20];
@@ -444,6 +490,9 @@ int main(int argc, char **argv)
 		case 'k':
 			counter_clock = !strcmp(optarg, "counter");
 			break;
+		case 'm':
+			map = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -458,6 +507,8 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	build_graph(nfuncs);
+	if (map && write_map(map))
+		return 1;
 	cpus = calloc((size_t)ncpus, sizeof(*cpus));
 	if (!cpus)
 		return 1;

@@ -317,11 +317,13 @@ static void print_view(const struct vis_opts *o, const struct kmag_cgview_summar
 	if (s->hidden[KMAG_HIDE_FEW_CALLS])
 		printf(", %zu called <= %lu times", s->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
 	if (s->hidden[KMAG_HIDE_PATH])
-		printf(", %zu outside --filter-filepath (%zu dashed chains through them)",
-		       s->hidden[KMAG_HIDE_PATH], s->bridges);
+		printf(", %zu outside --filter-filepath", s->hidden[KMAG_HIDE_PATH]);
 	if (s->hidden[KMAG_HIDE_PRUNED])
 		printf(", %zu lighter ones pruned (--max-nodes %lu; 0 shows all)",
 		       s->hidden[KMAG_HIDE_PRUNED], o->max_nodes);
+	if (s->bridges)
+		printf("; %zu dashed edge%s for calls through hidden functions", s->bridges,
+		       s->bridges == 1 ? " stands" : "s stand");
 	putchar('\n');
 }
 

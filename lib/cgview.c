@@ -273,90 +273,173 @@ static int add_real_edges(struct kmag_cgview *v, struct cgraph *g)
 }
 
 /*
- * Bridges: from each shown function, a breadth-first search through
- * path-hidden functions finds the shown functions reachable only through
- * them; the first (shortest) chain found to each becomes a bridge.
+ * Bridges. From each shown function u, a breadth-first search through
+ * path-hidden functions (at most KMAG_CGVIEW_MAX_VIA deep) finds the shown
+ * functions reachable only through them; the first, shortest chain to each
+ * is a candidate u ~> x, weighted by the smallest call weight along it.
+ * Reachability in an aggregated call graph overstates real call paths (and
+ * through hubs links nearly everything), so only the strongest candidates are
+ * kept: each shown function's heaviest incoming and heaviest outgoing one.
  */
-static int add_bridges(struct kmag_cgview *v, struct cgraph *g)
+struct bridge {
+	uint32_t from, to, via, via_first;
+	uint64_t weight;
+	bool keep;
+};
+
+static bool bridge_beats(const struct bridge *a, const struct bridge *b)
+{
+	if (a->weight != b->weight)
+		return a->weight > b->weight;
+	if (a->via != b->via)
+		return a->via < b->via;
+	return a->from != b->from ? a->from < b->from : a->to < b->to;
+}
+
+struct bridge_search {
+	uint32_t *seen, *found, *prev, *hops, *queue, stamp;
+	uint64_t *bott;
+	struct bridge *br;
+	size_t nr_br, cap_br;
+	uint32_t *chains;		/* all candidates' chains */
+	size_t nr_chains, cap_chains;
+};
+
+static int bridge_candidate(struct bridge_search *bs, uint32_t u, uint32_t h, uint32_t x,
+			    uint64_t w)
+{
+	struct bridge *b;
+	uint32_t y, j;
+
+	if (kmag__grow(&bs->br, &bs->cap_br, bs->nr_br + 1, sizeof(*bs->br)) ||
+	    kmag__grow(&bs->chains, &bs->cap_chains, bs->nr_chains + bs->hops[h],
+		       sizeof(*bs->chains)))
+		return -ENOMEM;
+	b = &bs->br[bs->nr_br++];
+	*b = (struct bridge){ .from = u, .to = x, .via = bs->hops[h], .weight = w,
+			      .via_first = (uint32_t)bs->nr_chains };
+	for (y = h, j = bs->hops[h]; y != NONE32; y = bs->prev[y])
+		bs->chains[bs->nr_chains + --j] = y;	/* caller side first */
+	bs->nr_chains += bs->hops[h];
+	return 0;
+}
+
+static int bridges_from(struct kmag_cgview *v, struct bridge_search *bs, uint32_t u)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(v->cg);
 	const struct kmag_cg_edge *edges = kmag_cg_edges(v->cg);
 	const uint32_t *out = kmag_cg_out_edges(v->cg);
-	uint32_t *seen = calloc(v->n + 1, sizeof(uint32_t));
-	uint32_t *found = calloc(v->n + 1, sizeof(uint32_t));
-	uint32_t *prev = malloc((v->n + 1) * sizeof(uint32_t));
-	uint32_t *hops = malloc((v->n + 1) * sizeof(uint32_t));
-	uint64_t *bott = malloc((v->n + 1) * sizeof(uint64_t));
-	uint32_t *queue = malloc((v->n + 1) * sizeof(uint32_t));
-	uint32_t stamp = 0, u;
-	int ret = -ENOMEM;
+	size_t head = 0, tail = 0;
+	uint32_t k;
 
-	if (!seen || !found || !prev || !hops || !bott || !queue)
-		goto out;
-	for (u = 0; u < v->n; u++) {
-		size_t head = 0, tail = 0;
-		uint32_t k;
+	bs->stamp++;
+	for (k = 0; k < nodes[u].out_count; k++) {
+		const struct kmag_cg_edge *e = &edges[out[nodes[u].out_first + k]];
+		uint32_t h = e->callee;
 
-		if (v->hide[u])
+		if (v->hide[h] != KMAG_HIDE_PATH || bs->seen[h] == bs->stamp)
 			continue;
-		stamp++;
-		for (k = 0; k < nodes[u].out_count; k++) {
-			const struct kmag_cg_edge *e = &edges[out[nodes[u].out_first + k]];
-			uint32_t h = e->callee;
+		bs->seen[h] = bs->stamp;
+		bs->prev[h] = NONE32;
+		bs->hops[h] = 1;
+		bs->bott[h] = kmag_stats_value(&e->st, v->opts.weight);
+		bs->queue[tail++] = h;
+	}
+	while (head < tail) {
+		uint32_t h = bs->queue[head++];
 
-			if (v->hide[h] != KMAG_HIDE_PATH || seen[h] == stamp)
-				continue;
-			seen[h] = stamp;
-			prev[h] = NONE32;
-			hops[h] = 1;
-			bott[h] = kmag_stats_value(&e->st, v->opts.weight);
-			queue[tail++] = h;
-		}
-		while (head < tail) {
-			uint32_t h = queue[head++];
+		for (k = 0; k < nodes[h].out_count; k++) {
+			const struct kmag_cg_edge *e = &edges[out[nodes[h].out_first + k]];
+			uint64_t w = kmag_stats_value(&e->st, v->opts.weight);
+			uint32_t x = e->callee;
 
-			for (k = 0; k < nodes[h].out_count; k++) {
-				const struct kmag_cg_edge *e = &edges[out[nodes[h].out_first + k]];
-				uint64_t w = kmag_stats_value(&e->st, v->opts.weight);
-				uint32_t x = e->callee;
-
-				if (w > bott[h])
-					w = bott[h];
-				if (v->hide[x] == KMAG_HIDE_PATH && seen[x] != stamp) {
-					seen[x] = stamp;
-					prev[x] = h;
-					hops[x] = hops[h] + 1;
-					bott[x] = w;
-					queue[tail++] = x;
-				} else if (!v->hide[x] && x != u && found[x] != stamp &&
-					   kmag_cg_edge_index(v->cg, u, x) < 0) {
-					struct cedge ce = { .from = u, .to = x, .weight = w, .edge = -1,
-							    .via = hops[h] };
-					uint32_t y, j;
-
-					found[x] = stamp;
-					if (kmag__grow(&v->via, &v->cap_via, v->nr_via + hops[h],
-						       sizeof(*v->via)))
-						goto out;
-					ce.via_first = (uint32_t)v->nr_via;
-					/* the chain, caller side first */
-					for (y = h, j = hops[h]; y != NONE32; y = prev[y])
-						v->via[v->nr_via + --j] = y;
-					v->nr_via += hops[h];
-					if (cgraph_add(g, &ce))
-						goto out;
-				}
+			if (w > bs->bott[h])
+				w = bs->bott[h];
+			if (v->hide[x] == KMAG_HIDE_PATH) {
+				if (bs->seen[x] == bs->stamp || bs->hops[h] >= KMAG_CGVIEW_MAX_VIA)
+					continue;
+				bs->seen[x] = bs->stamp;
+				bs->prev[x] = h;
+				bs->hops[x] = bs->hops[h] + 1;
+				bs->bott[x] = w;
+				bs->queue[tail++] = x;
+			} else if (!v->hide[x] && x != u && bs->found[x] != bs->stamp &&
+				   kmag_cg_edge_index(v->cg, u, x) < 0) {
+				bs->found[x] = bs->stamp;
+				if (bridge_candidate(bs, u, h, x, w))
+					return -ENOMEM;
 			}
 		}
 	}
+	return 0;
+}
+
+static int add_bridges(struct kmag_cgview *v, struct cgraph *g)
+{
+	struct bridge_search bs = { 0 };
+	uint32_t *best_in = NULL, *best_out = NULL, u;
+	size_t i;
+	int ret = -ENOMEM;
+
+	for (i = 0; i < v->n && v->hide[i] != KMAG_HIDE_PATH; i++)
+		;
+	if (i == v->n)
+		return 0;	/* nothing hidden by the path filter */
+	bs.seen = calloc(v->n + 1, sizeof(uint32_t));
+	bs.found = calloc(v->n + 1, sizeof(uint32_t));
+	bs.prev = malloc((v->n + 1) * sizeof(uint32_t));
+	bs.hops = malloc((v->n + 1) * sizeof(uint32_t));
+	bs.queue = malloc((v->n + 1) * sizeof(uint32_t));
+	bs.bott = malloc((v->n + 1) * sizeof(uint64_t));
+	best_in = malloc((v->n + 1) * sizeof(uint32_t));
+	best_out = malloc((v->n + 1) * sizeof(uint32_t));
+	if (!bs.seen || !bs.found || !bs.prev || !bs.hops || !bs.queue || !bs.bott || !best_in ||
+	    !best_out)
+		goto out;
+	for (u = 0; u < v->n; u++)
+		if (!v->hide[u] && bridges_from(v, &bs, u))
+			goto out;
+	for (i = 0; i < v->n; i++)
+		best_in[i] = best_out[i] = NONE32;
+	for (i = 0; i < bs.nr_br; i++) {
+		const struct bridge *b = &bs.br[i];
+
+		if (best_in[b->to] == NONE32 || bridge_beats(b, &bs.br[best_in[b->to]]))
+			best_in[b->to] = (uint32_t)i;
+		if (best_out[b->from] == NONE32 || bridge_beats(b, &bs.br[best_out[b->from]]))
+			best_out[b->from] = (uint32_t)i;
+	}
+	for (i = 0; i < v->n; i++) {
+		if (best_in[i] != NONE32)
+			bs.br[best_in[i]].keep = true;
+		if (best_out[i] != NONE32)
+			bs.br[best_out[i]].keep = true;
+	}
+	for (i = 0; i < bs.nr_br; i++) {
+		const struct bridge *b = &bs.br[i];
+		struct cedge ce = { .from = b->from, .to = b->to, .weight = b->weight, .edge = -1,
+				    .via = b->via, .via_first = (uint32_t)v->nr_via };
+
+		if (!b->keep)
+			continue;
+		if (kmag__grow(&v->via, &v->cap_via, v->nr_via + b->via, sizeof(*v->via)) ||
+		    cgraph_add(g, &ce))
+			goto out;
+		memcpy(v->via + v->nr_via, bs.chains + b->via_first, b->via * sizeof(*v->via));
+		v->nr_via += b->via;
+	}
 	ret = 0;
 out:
-	free(seen);
-	free(found);
-	free(prev);
-	free(hops);
-	free(bott);
-	free(queue);
+	free(bs.seen);
+	free(bs.found);
+	free(bs.prev);
+	free(bs.hops);
+	free(bs.queue);
+	free(bs.bott);
+	free(bs.br);
+	free(bs.chains);
+	free(best_in);
+	free(best_out);
 	return ret;
 }
 
@@ -403,11 +486,12 @@ static struct heap_item heap_pop(struct heap_item *h, size_t *n)
 /*
  * A widest-path tree over the candidate graph: parent[x] is the neighbour
  * through which x is reached from a root with the largest bottleneck weight
- * (towards the roots along calls, or against them when @backward). Nodes not
- * reached from @root get further roots, heaviest first.
+ * (towards the roots along calls, or against them when @backward), pedge[x]
+ * the candidate edge between them. Nodes not reached from @root get further
+ * roots, heaviest first.
  */
 static int widest_tree(struct kmag_cgview *v, const struct cgraph *g, long root, bool backward,
-		       uint32_t *parent)
+		       uint32_t *parent, uint32_t *pedge)
 {
 	struct heap_item *heap = malloc((g->nr + v->n + 1) * sizeof(*heap));
 	uint64_t *best = malloc((v->n + 1) * sizeof(*best));
@@ -455,7 +539,8 @@ static int widest_tree(struct kmag_cgview *v, const struct cgraph *g, long root,
 			lo = backward ? g->in_first[u] : g->out_first[u];
 			hi = backward ? g->in_first[u + 1] : g->out_first[u + 1];
 			for (k = lo; k < hi; k++) {
-				const struct cedge *e = &g->e[backward ? g->in[k] : g->out[k]];
+				uint32_t ei = backward ? g->in[k] : g->out[k];
+				const struct cedge *e = &g->e[ei];
 				uint32_t x = backward ? e->from : e->to;
 				uint64_t b = e->weight < best[u] ? e->weight : best[u];
 
@@ -465,6 +550,7 @@ static int widest_tree(struct kmag_cgview *v, const struct cgraph *g, long root,
 					continue;
 				best[x] = b;
 				parent[x] = u;
+				pedge[x] = ei;
 				heap_push(heap, &nh, (struct heap_item){ b, x });
 			}
 		}
@@ -516,14 +602,76 @@ static int cmp_by_weight(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static int prune(struct kmag_cgview *v, const struct cgraph *g)
+struct pruning {
+	const struct cgraph *g;
+	uint32_t *parent, *pedge, *chain;
+	uint8_t *sel;
+	bool backward;		/* the tree runs against the calls (--callers only) */
+};
+
+/* Does kept function @x still have a kept caller (a kept callee when backward)? */
+static bool anchored(const struct kmag_cgview *v, const struct pruning *p, uint32_t x)
+{
+	const struct cgraph *g = p->g;
+	uint32_t k, lo = p->backward ? g->out_first[x] : g->in_first[x];
+	uint32_t hi = p->backward ? g->out_first[x + 1] : g->in_first[x + 1];
+
+	(void)v;
+	for (k = lo; k < hi; k++) {
+		const struct cedge *e = &g->e[p->backward ? g->out[k] : g->in[k]];
+		uint32_t y = p->backward ? e->to : e->from;
+
+		if (y != x && p->sel[y])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Links kept function @x, whose widest path was cut by pruning, to its nearest
+ * kept ancestor with one bridge standing for everything in between.
+ */
+static int bridge_pruned(struct kmag_cgview *v, struct pruning *p, struct cgraph *g, uint32_t x)
+{
+	uint64_t w = UINT64_MAX;
+	size_t len = 0, k;
+	uint32_t y = x, a;
+	struct cedge ce;
+
+	for (;;) {
+		const struct cedge *e;
+
+		if (p->parent[y] == NONE32)
+			return 0;	/* no kept ancestor: nothing to link to */
+		e = &g->e[p->pedge[y]];
+		if (e->weight < w)
+			w = e->weight;
+		/* the hidden functions of a path-filter bridge on the way */
+		for (k = e->via; k-- > 0;)
+			p->chain[len++] = v->via[e->via_first + k];
+		y = p->parent[y];
+		if (p->sel[y])
+			break;
+		p->chain[len++] = y;
+	}
+	a = y;
+	ce = (struct cedge){ .from = p->backward ? x : a, .to = p->backward ? a : x, .weight = w,
+			     .edge = -1, .via = (uint32_t)len, .via_first = (uint32_t)v->nr_via };
+	if (kmag__grow(&v->via, &v->cap_via, v->nr_via + len, sizeof(*v->via)))
+		return -ENOMEM;
+	/* collected from x's side upwards; a chain is listed caller side first */
+	for (k = 0; k < len; k++)
+		v->via[v->nr_via + k] = p->chain[p->backward ? k : len - 1 - k];
+	v->nr_via += len;
+	return cgraph_add(g, &ce);
+}
+
+static int prune(struct kmag_cgview *v, struct cgraph *g)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(v->cg);
 	size_t alive = 0, nsel = 0, i, max = v->opts.max_nodes;
+	struct pruning p = { .g = g, .backward = v->opts.root < 0 && v->opts.callers >= 0 };
 	struct by_weight *order = NULL;
-	uint32_t *parent = NULL, *chain = NULL;
-	uint8_t *sel = NULL;
-	bool backward = v->opts.root < 0 && v->opts.callers >= 0;
 	int ret = -ENOMEM;
 
 	for (i = 0; i < v->n; i++)
@@ -531,12 +679,15 @@ static int prune(struct kmag_cgview *v, const struct cgraph *g)
 	if (!max || alive <= max)
 		return 0;
 	order = malloc(alive * sizeof(*order));
-	parent = malloc((v->n + 1) * sizeof(*parent));
-	chain = malloc((v->n + 1) * sizeof(*chain));
-	sel = calloc(v->n + 1, 1);
-	if (!order || !parent || !chain || !sel)
+	p.parent = malloc((v->n + 1) * sizeof(uint32_t));
+	p.pedge = malloc((v->n + 1) * sizeof(uint32_t));
+	/* a chain holds tree nodes plus the hidden functions of path-filter bridges */
+	p.chain = malloc((v->n * (KMAG_CGVIEW_MAX_VIA + 1) + 1) * sizeof(uint32_t));
+	p.sel = calloc(v->n + 1, 1);
+	if (!order || !p.parent || !p.pedge || !p.chain || !p.sel)
 		goto out;
-	if (widest_tree(v, g, v->opts.root >= 0 ? v->opts.root : v->opts.callers, backward, parent))
+	if (widest_tree(v, g, v->opts.root >= 0 ? v->opts.root : v->opts.callers, p.backward,
+			p.parent, p.pedge))
 		goto out;
 	for (i = 0, alive = 0; i < v->n; i++)
 		if (!v->hide[i])
@@ -545,33 +696,52 @@ static int prune(struct kmag_cgview *v, const struct cgraph *g)
 	qsort(order, alive, sizeof(*order), cmp_by_weight);
 	for (i = 0; i < v->n; i++)
 		if (!v->hide[i] && is_focus(v, (uint32_t)i) && nsel < max) {
-			sel[i] = 1;
+			p.sel[i] = 1;
 			nsel++;
 		}
 	for (i = 0; i < alive && nsel < max; i++) {
-		uint32_t x = order[i].node;
-		size_t len = 0, k;
+		uint32_t x = order[i].node, top;
+		size_t len = 0, k, need;
 
 		/* the function and the part of its widest path not yet kept */
-		for (; x != NONE32 && !sel[x] && len < v->n; x = parent[x])
-			chain[len++] = x;
-		if (nsel + len > max)
+		for (; x != NONE32 && !p.sel[x] && len < v->n; x = p.parent[x])
+			p.chain[len++] = x;
+		if (!len)
 			continue;
-		for (k = 0; k < len; k++)
-			sel[chain[k]] = 1;
-		nsel += len;
+		if (nsel + len <= max) {
+			for (k = 0; k < len; k++)
+				p.sel[p.chain[k]] = 1;
+			nsel += len;
+			continue;
+		}
+		/*
+		 * The whole path does not fit: keep the function, and the path's
+		 * start when nothing on it is kept yet, so a bridge can link them.
+		 */
+		top = p.chain[len - 1];
+		need = x == NONE32 && len > 1 ? 2 : 1;
+		if (nsel + need > max)
+			continue;
+		p.sel[p.chain[0]] = 1;
+		if (need == 2)
+			p.sel[top] = 1;
+		nsel += need;
 	}
 	for (i = 0; i < v->n; i++)
-		if (!v->hide[i] && !sel[i]) {
+		if (!v->hide[i] && !p.sel[i]) {
 			v->hide[i] = KMAG_HIDE_PRUNED;
 			v->sum.pruned_weight += node_weight(v, (uint32_t)i);
 		}
+	for (i = 0; i < v->n; i++)
+		if (p.sel[i] && !anchored(v, &p, (uint32_t)i) && bridge_pruned(v, &p, g, (uint32_t)i))
+			goto out;
 	ret = 0;
 out:
 	free(order);
-	free(parent);
-	free(chain);
-	free(sel);
+	free(p.parent);
+	free(p.pedge);
+	free(p.chain);
+	free(p.sel);
 	return ret;
 }
 

@@ -375,7 +375,7 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 	fprintf(gv->f, "<BR/>shown: %zu of %zu functions, %zu calls", s->shown_nodes, s->graph_nodes,
 		s->shown_edges - s->bridges);
 	if (s->bridges)
-		fprintf(gv->f, ", %zu dashed chains through hidden functions", s->bridges);
+		fprintf(gv->f, ", %zu dashed: calls through hidden functions", s->bridges);
 	if (s->hidden[KMAG_HIDE_PRUNED])
 		fprintf(gv->f, "<BR/>pruned: %zu lighter functions (%s %s in all) to keep the graph readable",
 			s->hidden[KMAG_HIDE_PRUNED], fmt_value(a, sizeof(a), s->pruned_weight, d->heat),

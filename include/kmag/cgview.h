@@ -17,15 +17,23 @@
  *   3. path filter (KMAG_HIDE_PATH): functions opts.keep() rejects (source
  *      file outside --filter-filepath). They are hidden, but chains through
  *      them are kept as "bridge" edges: caller ~> callee "via N hidden
- *      functions", N counting the hidden functions on the shortest such chain.
- *      Nodes are never invented and bridges never duplicate a direct edge.
+ *      functions", N counting the hidden functions on the shortest such chain
+ *      (at most KMAG_CGVIEW_MAX_VIA). Reachability in an aggregated graph
+ *      overstates real call paths and through hub functions links almost
+ *      every pair, so each shown function keeps only its heaviest incoming
+ *      and its heaviest outgoing bridge (weight: the smallest call weight
+ *      along the chain). Nodes are never invented and bridges never
+ *      duplicate a direct edge.
  *   4. pruning (KMAG_HIDE_PRUNED): when more than opts.max_nodes functions are
- *      left, the heaviest ones (opts.weight) are kept, each together with the
- *      chain linking it to an entry point (or the focus) through its
- *      widest-bottleneck path, so every kept function stays connected to where
- *      it was called from. Pruned functions are not bridged (that would draw
- *      a dashed edge from every caller to every hot helper); their count per
- *      caller is in struct kmag_cgview_node.pruned_callees.
+ *      left, the heaviest ones (opts.weight) are kept, heaviest first, each
+ *      together with the chain linking it to an entry point (or the focus)
+ *      along its widest-bottleneck path, so kept functions stay connected to
+ *      where they were called from. When a heavy function's chain does not
+ *      fit, the function is kept alone (with the chain's start if nothing on
+ *      it is kept) and linked to its nearest kept ancestor by one bridge.
+ *      Pruned functions are not bridged otherwise (that would draw a dashed
+ *      edge from every caller to every hot helper); their count per caller is
+ *      in struct kmag_cgview_node.pruned_callees.
  *
  * The focus functions themselves are never hidden.
  *
@@ -49,6 +57,7 @@ extern "C" {
 #endif
 
 #define KMAG_CGVIEW_LOG_SPREAD 50	/* max/min weight ratio from which heat is logarithmic */
+#define KMAG_CGVIEW_MAX_VIA 4		/* longest chain of hidden functions a bridge stands for */
 
 enum kmag_cgview_hide {
 	KMAG_HIDE_NONE = 0,		/* shown */
@@ -101,7 +110,7 @@ struct kmag_cgview_summary {
 	size_t shown_nodes, shown_edges, bridges;
 	size_t hidden[KMAG_HIDE_NR];	/* functions hidden, by reason */
 	uint64_t pruned_weight;		/* sum of the weights of pruned functions */
-	uint64_t weight_min, weight_max;	/* over shown functions */
+	uint64_t weight_min, weight_max;	/* smallest non-zero and largest over shown functions */
 	bool log_scale;			/* heat is logarithmic */
 	long hot_start;			/* view node where the hottest path starts, -1 if none */
 	size_t hot_len;			/* nodes on the hottest path */
