@@ -80,6 +80,13 @@ static void put_html(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
+		case '\\':
+			/*
+			 * Graphviz expands \N, \G, ... in HTML text too, and reads past
+			 * the end of a text that ends in a backslash: double it.
+			 */
+			fputs("\\\\", f);
+			break;
 		case '&':
 			fputs("&amp;", f);
 			break;

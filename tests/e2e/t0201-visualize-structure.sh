@@ -22,9 +22,15 @@ t_grep "the legend has the heat scale" 'heat: calls \(log scale\)' g.svg
 t_ok "DOT text" "$KMAG" visualize --image-name g.dot --no-chart t.txt
 t_eq "DOT: 11 nodes" 11 "$(grep -cE '^	n[0-9]+	\[' g.dot)"
 t_eq "DOT: 10 edges" 10 "$(grep -cE '^	n[0-9]+ -> n[0-9]+' g.dot)"
-t_grep "odd names are escaped in HTML labels" '<B>we&lt;i&gt;rd&amp;&quot;fn\\</B>' g.dot
+t_grep "odd names are escaped in HTML labels (backslash doubled)" '<B>we&lt;i&gt;rd&amp;&quot;fn\\\\</B>' g.dot
 t_grep "... and in tooltips" 'tooltip="we<i>rd&\\"fn\\\\' g.dot
 t_grep "edges carry call counts" 'label=300' g.dot
+
+# Graphviz expands \N, \G, ... inside labels: backslashes must come out as typed
+printf '# tracer: function\n bash-1 [000] d..1. 1.000001: a\\b\\ <-x\\N\n' >bs.txt
+t_ok "names with backslashes" "$KMAG" visualize --image-name bs.svg --no-chart bs.txt
+t_grep "a trailing backslash survives" '>a\\b\\</text>' bs.svg
+t_grep "\\N is not replaced by the node id" '>x\\N</text>' bs.svg
 
 t_ok "PNG graph" "$KMAG" visualize --image-name g.png --no-chart t.txt
 read -r sw sh < <(svg_check g.svg size)
