@@ -22,7 +22,10 @@
 #include "kmag/render.h"
 
 #define DOT_MAX_NODES 300	/* above this, dot takes seconds: use sfdp */
+#define BOTH_WAYS_MAX 150	/* up to this many nodes, try dot left-right and top-down */
+#define SCREEN_ASPECT 1.6	/* the picture shape to aim for: a 16:10 screen */
 #define FONT "DejaVu Sans,Helvetica,Arial,sans-serif"
+#define IRQ_COLOR "#2166ac"	/* interrupt edges: blue, apart from the heat and hot-path reds */
 
 /* Graphviz reports errors through a process-wide callback; keep the last one. */
 static char gv_last_error[512];
@@ -183,6 +186,7 @@ struct gv {
 	Agsym_t *n_label, *n_fill, *n_font, *n_pen, *n_color, *n_tip, *n_peri;
 	Agsym_t *e_label, *e_pen, *e_color, *e_style, *e_tip, *e_weight, *e_font;
 	bool big;		/* force-directed layout of many nodes: no edge labels */
+	bool has_irq;		/* some shown call is an interrupt taken inside the caller */
 	char *buf;		/* scratch text, from open_memstream */
 	size_t len;
 	FILE *f;
@@ -330,8 +334,14 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 			agxset(ge, gv->e_label, buf);
 		snprintf(buf, sizeof(buf), "%.2f", 0.7 + 4.3 * t + ((e->flags & KMAG_VIEW_HOT) ? 1.5 : 0));
 		agxset(ge, gv->e_pen, buf);
-		if (e->flags & KMAG_VIEW_HOT)
+		if (e->flags & KMAG_VIEW_HOT) {
 			agxset(ge, gv->e_color, "#cb181d");
+		} else if (ce->flags & KMAG_EDGE_IRQ) {
+			/* not a call: an interrupt arrived while the caller ran */
+			agxset(ge, gv->e_color, IRQ_COLOR "b0");
+			agxset(ge, gv->e_font, IRQ_COLOR);
+			gv->has_irq = true;
+		}
 		if (scratch_begin(gv))
 			return -ENOMEM;
 		put_esc(gv->f, func_name(d, vn[e->from].node));
@@ -408,6 +418,8 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 	fputs("<TD><FONT POINT-SIZE=\"11\">  ", gv->f);
 	if (s->hot_len > 1)
 		fputs("<FONT COLOR=\"#cb181d\"><B>red arrows</B></FONT>: hottest path", gv->f);
+	if (gv->has_irq)
+		fputs("  <FONT COLOR=\"" IRQ_COLOR "\"><B>blue arrows</B></FONT>: interrupts", gv->f);
 	fputs("</FONT></TD></TR></TABLE></TD></TR></TABLE>", gv->f);
 	if (!(text = scratch_end(gv)))
 		return -ENOMEM;
@@ -496,6 +508,44 @@ out:
 	return ret;
 }
 
+/* How far the laid-out graph's shape is from a screen's: |ln(aspect / 16:10)|. */
+static double shape_penalty(Agraph_t *g)
+{
+	boxf bb = GD_bb(g);	/* the layout's bounding box (the "bb" attribute comes later) */
+	double w = bb.UR.x - bb.LL.x, h = bb.UR.y - bb.LL.y;
+
+	if (!(w > 0 && h > 0))
+		return 1e9;
+	return fabs(log(w / h / SCREEN_ASPECT));
+}
+
+/*
+ * Lays @g out. Deep call chains are wide left to right and broad fan-outs
+ * tall top-down; for small dot graphs both are tried and the shape closer to
+ * a screen's kept, so the picture reads at 100% without endless scrolling.
+ */
+static int layout(GVC_t *gvc, Agraph_t *g, const char *engine, size_t nodes)
+{
+	Agsym_t *rankdir;
+	double lr;
+
+	if (strcmp(engine, "dot") || nodes > BOTH_WAYS_MAX)
+		return gvLayout(gvc, g, engine);
+	rankdir = agattr(g, AGRAPH, "rankdir", "LR");
+	if (gvLayout(gvc, g, engine))
+		return -1;
+	lr = shape_penalty(g);
+	gvFreeLayout(gvc, g);
+	agxset(g, rankdir, "TB");
+	if (gvLayout(gvc, g, engine))
+		return -1;
+	if (shape_penalty(g) <= lr)
+		return 0;
+	gvFreeLayout(gvc, g);
+	agxset(g, rankdir, "LR");
+	return gvLayout(gvc, g, engine);
+}
+
 int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const char *format,
 			 struct kmag_err *err)
 {
@@ -536,7 +586,7 @@ int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const
 			ret = kmag_err_set(err, ENOMEM, "cannot start Graphviz (out of memory)");
 			goto out;
 		}
-		if (gvLayout(gvc, gv.g, engine) != 0) {
+		if (layout(gvc, gv.g, engine, nn) != 0) {
 			ret = kmag_err_set(err, EINVAL, "Graphviz layout \"%s\" failed%s%s", engine,
 					   gv_last_error[0] ? ": " : "", gv_last_error);
 			goto out;

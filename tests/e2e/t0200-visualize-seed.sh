@@ -9,9 +9,9 @@ cd "$T" || exit 1
 { net_trace | grep -v '^#'; echo "CPU:0 [LOST 42 EVENTS]"; emit do_syscall_64 ksys_read 2; } \
 	>kernel-magnifier.data
 t_ok "visualize with no arguments reads ./kernel-magnifier.data" "$KMAG" visualize
-t_grep "prints how many events were parsed and lost" '^parsing completed, found 390 events, 42 lost' "$T/out"
-t_grep "announces the chart" '^function-calls.png generated$' "$T/out"
-t_grep "announces the graph" '^kernel-magnifier.pdf generated$' "$T/out"
+t_grep "prints how many events were parsed and lost" '^parsing completed, found 390 events, 42 lost' "$T/ok.out"
+t_grep "announces the chart" '^function-calls.png generated$' "$T/ok.out"
+t_grep "announces the graph" '^kernel-magnifier.pdf generated$' "$T/ok.out"
 t_eq "the graph is a PDF" "%PDF-" "$(head -c 5 kernel-magnifier.pdf)"
 t_ok "the PDF is not trivially small" test "$(stat -c %s kernel-magnifier.pdf)" -gt 5000
 # 11 functions, all in the top 30: 78 + 11 * 24 + 58 pixels high
@@ -22,7 +22,7 @@ t_eq "five bars: 1200x256" "1200 256" "$(png_size top5.png)"
 
 # --filter-execution-no N hides functions called <= N times, and their calls
 t_ok "--filter-execution-no 8" "$KMAG" visualize --filter-execution-no 8 --image-name few.svg --no-chart
-t_grep "says how many were hidden" 'called <= 8 times' "$T/out"
+t_grep "says how many were hidden" 'called <= 8 times' "$T/ok.out"
 t_eq "few.svg: 7 functions (20, 12, 12, 12, 12, 300, 10 calls), 6 calls among them" "7 6" \
 	"$(svg_check few.svg counts | cut -d' ' -f1-2)"
 t_nogrep "vfs_read (8 calls) is gone" '>vfs_read<' few.svg
@@ -32,7 +32,7 @@ t_nogrep "no edge lost its ends" 'n[0-9]+ -> n[0-9]+.*n[0-9]+ -> ' few.svg
 net_map >symbol-filepath.map
 t_ok "--filter-filepath uses ./symbol-filepath.map" "$KMAG" visualize --filter-filepath net \
 	--image-name net.dot --no-chart
-t_grep "reports what the path filter hid" 'outside --filter-filepath' "$T/out"
+t_grep "reports what the path filter hid" 'outside --filter-filepath' "$T/ok.out"
 t_eq "net.dot: the three net functions" 3 "$(grep -cE '^	n[0-9]+	\[' net.dot)"
 t_grep "security_socket_sendmsg is bridged" 'label="via 1 hidden"' net.dot
 t_grep "the bridge is dashed" 'style=dashed' net.dot

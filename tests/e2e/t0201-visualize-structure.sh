@@ -60,7 +60,7 @@ t_ok "--max-nodes 4" "$KMAG" visualize --max-nodes 4 --image-name p.svg --no-cha
 t_grep "the hottest function survived" '>_raw_spin_lock<' p.svg
 t_eq "4 functions, 3 edges, one of them a dashed bridge" "4 3 1" "$(svg_check p.svg counts | cut -d' ' -f1-3)"
 t_grep "the bridge stands for the pruned chain" 'via 3 hidden' p.svg
-t_grep "stdout tells what was pruned" '7 lighter ones pruned \(--max-nodes 4; 0 shows all\)' "$T/out"
+t_grep "stdout tells what was pruned" '7 lighter ones pruned \(--max-nodes 4; 0 shows all\)' "$T/ok.out"
 t_grep "the legend tells too" 'pruned: 7 lighter functions' p.svg
 t_ok "--max-nodes 7" "$KMAG" visualize --max-nodes 7 --image-name p7.svg --no-chart t.txt
 t_eq "7: the whole chain to the hottest function fits, no bridge" "7 6 0" \

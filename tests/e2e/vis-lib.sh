@@ -53,7 +53,10 @@ png_size() {
 
 # svg_check FILE WHAT: structural facts of a kmag call-graph SVG, one per line
 #   counts  -> "NODES EDGES DASHED HOT" (HOT = edges drawn in the hot-path red)
-#   heat    -> "ok" when fill colours never get lighter as calls grow, else the offenders
+#   heat    -> "ok" when fill colours never get lighter as calls grow, else the offenders;
+#              then the hottest and the coldest fill
+#   heat-total -> the same for total time (function_graph traces, --heat total)
+#   irq     -> edges drawn in the interrupt blue
 #   size    -> "WIDTH_PT HEIGHT_PT"
 svg_check() {
 	python3 - "$1" "$2" <<'EOF'
@@ -67,12 +70,19 @@ if what == 'counts':
     dashed = sum(1 for e in edges if e.find('.//s:path[@stroke-dasharray]', ns) is not None)
     hot = sum(1 for e in edges if e.find('.//s:path[@stroke="#cb181d"]', ns) is not None)
     print(len(nodes), len(edges), dashed, hot)
-elif what == 'heat':
+elif what == 'irq':
+    print(sum(1 for e in edges if e.find('.//s:path[@stroke="#2166ac"]', ns) is not None))
+elif what in ('heat', 'heat-total'):
+    unit = {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}
     seen = []
     for n in nodes:
         a = n.find('.//s:a', ns)
         tip = a.get('{http://www.w3.org/1999/xlink}title')
-        calls = int(re.search(r'\n([0-9,]+) calls', tip).group(1).replace(',', ''))
+        if what == 'heat':
+            calls = int(re.search(r'\n([0-9,]+) calls', tip).group(1).replace(',', ''))
+        else:
+            m = re.search(r'total ([0-9.]+) (ns|us|ms|s)\b', tip)
+            calls = round(float(m.group(1)) * unit[m.group(2)]) if m else 0
         fill = n.find('.//s:path', ns).get('fill')
         g, r = int(fill[3:5], 16), int(fill[1:3], 16)
         seen.append((calls, (g, r), fill, tip.split('\n')[0]))
