@@ -186,7 +186,8 @@ static void build_graph(uint32_t want)
 	uint32_t level_first[NR_LEVELS + 1], level_count[NR_LEVELS + 1];
 	uint32_t i, j, body = want - NR_ENTRIES - NR_HELPERS, pos = NR_ENTRIES;
 	/* how the non-entry, non-helper functions spread over levels 1..NR_LEVELS-1 */
-	static const double share[NR_LEVELS] = { 0, .04, .07, .10, .12, .14, .14, .13, .11, .09, .06 };
+	static const double share[NR_LEVELS] = { 0,   .04, .07, .10, .12, .14,
+						  .14, .13, .11, .09, .06 };
 
 	funcs = calloc(want, sizeof(*funcs));
 	if (!funcs) {
@@ -204,13 +205,15 @@ static void build_graph(uint32_t want)
 	level_first[0] = 0;
 	level_count[0] = NR_ENTRIES;
 	for (j = 1; j < NR_LEVELS; j++) {
-		uint32_t n = j == NR_LEVELS - 1 ? want - NR_HELPERS - pos : (uint32_t)(share[j] * body);
+		uint32_t n = j == NR_LEVELS - 1 ? want - NR_HELPERS - pos :
+						  (uint32_t)(share[j] * body);
 
 		level_first[j] = pos;
 		level_count[j] = n;
 		for (i = pos; i < pos + n; i++) {
 			struct func *f = &funcs[i];
 			int sub = (int)rndn(NR_SUBS);
+			size_t len;
 
 			f->level = (int)j;
 			f->sub = sub;
@@ -218,12 +221,11 @@ static void build_graph(uint32_t want)
 				 verbs[rndn(sizeof(verbs) / sizeof(verbs[0]))],
 				 nouns[rndn(sizeof(nouns) / sizeof(nouns[0]))]);
 			/* make names unique the way the kernel does it: a suffix */
+			len = strlen(f->name);
 			if (rndn(4) == 0)
-				snprintf(f->name + strlen(f->name), sizeof(f->name) - strlen(f->name),
-					 ".isra.%u", i % 3);
+				snprintf(f->name + len, sizeof(f->name) - len, ".isra.%u", i % 3);
 			else
-				snprintf(f->name + strlen(f->name), sizeof(f->name) - strlen(f->name),
-					 "_%u", i);
+				snprintf(f->name + len, sizeof(f->name) - len, "_%u", i);
 		}
 		pos += n;
 	}
@@ -257,7 +259,8 @@ static void build_graph(uint32_t want)
 			if (lv <= f->level)
 				break;
 			c = level_first[lv] + rndn(level_count[lv]);
-			for (tries = 0; tries < 8 && rndn(10) < 7 && funcs[c].sub != f->sub; tries++)
+			for (tries = 0; tries < 8 && rndn(10) < 7 && funcs[c].sub != f->sub;
+			     tries++)
 				c = level_first[lv] + rndn(level_count[lv]);
 			f->callee[f->nr_callees] = c;
 			/* call probability: skewed so a few chains are hot */
@@ -268,7 +271,8 @@ static void build_graph(uint32_t want)
 		}
 		/* hot helpers: many functions take a lock or enter RCU */
 		if (rndn(10) < 6) {
-			uint32_t h = (uint32_t)rndn(NR_HELPERS / 2) * 2;	/* lock/unlock pairs */
+			/* lock/unlock pairs */
+			uint32_t h = (uint32_t)rndn(NR_HELPERS / 2) * 2;
 
 			f->callee[f->nr_callees] = pos + h;
 			f->prob[f->nr_callees] = 0.9f;
@@ -299,7 +303,8 @@ static int write_map(const char *path)
 		if (j < i)
 			continue;	/* a name made twice: one entry */
 		fprintf(f, "%s|%s\n", fn->name,
-			fn->sub < 0 ? helper_files[i - (nr_funcs - NR_HELPERS)] : sub_files[fn->sub]);
+			fn->sub < 0 ? helper_files[i - (nr_funcs - NR_HELPERS)] :
+				      sub_files[fn->sub]);
 	}
 	return fclose(f) ? -1 : 0;
 }

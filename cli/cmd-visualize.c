@@ -244,7 +244,8 @@ static int find_func(const struct cli_graph *g, const char *opt, const char *nam
 {
 	char suggest[512];
 
-	*out = kmag_cg_find_name(g->cg, kmag_trace_symtab(g->trace), name, suggest, sizeof(suggest));
+	*out = kmag_cg_find_name(g->cg, kmag_trace_symtab(g->trace), name, suggest,
+				 sizeof(suggest));
 	if (*out >= 0)
 		return 0;
 	if (suggest[0])
@@ -254,7 +255,8 @@ static int find_func(const struct cli_graph *g, const char *opt, const char *nam
 			 opt, name);
 }
 
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
@@ -487,6 +489,9 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 			goto out;
 	}
 	t3 = now_s();
+	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
+		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
+		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
 	ret = draw_graph(&g, &o, view, &src, filters);
 	t4 = now_s();
 	if (cli->verbose)

@@ -279,7 +279,7 @@ static int widest_tree(struct kmag_cgview *v, const struct cgraph *g, long root,
 				uint32_t x = backward ? e->from : e->to;
 				uint64_t b = e->weight < best[u] ? e->weight : best[u];
 
-				/* roots keep best == UINT64_MAX; a zero-weight call still connects */
+				/* roots keep best == UINT64_MAX; a 0-weight call still links */
 				if (done[x] || best[x] == UINT64_MAX ||
 				    (parent[x] != NONE32 && best[x] >= b))
 					continue;
@@ -301,7 +301,8 @@ static int widest_tree(struct kmag_cgview *v, const struct cgraph *g, long root,
 			for (i = 0; i < nr_order; i++) {
 				uint32_t x = order[i];
 
-				if (!done[x] && (pick < 0 || node_weight(v, x) > node_weight(v, (uint32_t)pick)))
+				if (!done[x] &&
+				    (pick < 0 || node_weight(v, x) > node_weight(v, (uint32_t)pick)))
 					pick = x;
 			}
 			if (pick < 0)
@@ -420,7 +421,8 @@ int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)
 		goto out;
 	for (i = 0, alive = 0; i < v->n; i++)
 		if (!v->hide[i])
-			order[alive++] = (struct by_weight){ (uint32_t)i, node_weight(v, (uint32_t)i),
+			order[alive++] = (struct by_weight){ (uint32_t)i,
+							     node_weight(v, (uint32_t)i),
 							     nodes[i].st.calls };
 	qsort(order, alive, sizeof(*order), kmag__cmp_by_weight);
 	for (i = 0; i < v->n; i++)
@@ -462,7 +464,8 @@ int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)
 			v->sum.pruned_weight += node_weight(v, (uint32_t)i);
 		}
 	for (i = 0; i < v->n; i++)
-		if (p.sel[i] && !anchored(v, &p, (uint32_t)i) && bridge_pruned(v, &p, g, (uint32_t)i))
+		if (p.sel[i] && !anchored(v, &p, (uint32_t)i) &&
+		    bridge_pruned(v, &p, g, (uint32_t)i))
 			goto out;
 	ret = 0;
 out:

@@ -232,7 +232,8 @@ static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int widt
 			if (e >= 0 && (m == 1 || ((m == 2 || m == 5) && ax.hi - ax.lo <= 2))) {
 				decade_label(buf, sizeof(buf), e, m, c->durations);
 				cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-				cairo_move_to(cr, x - text_width(cr, buf) / 2, height - BOTTOM + 20);
+				cairo_move_to(cr, x - text_width(cr, buf) / 2,
+					      height - BOTTOM + 20);
 				cairo_show_text(cr, buf);
 			}
 		}
@@ -315,8 +316,9 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 		surf = cairo_svg_surface_create(path, width, height);
 	st = cairo_surface_status(surf);
 	if (st) {
-		ret = kmag_err_set(err, st == CAIRO_STATUS_NO_MEMORY ? ENOMEM : EIO, "cannot create %s: %s",
-				   path, st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) : cairo_msg(st));
+		ret = kmag_err_set(err, st == CAIRO_STATUS_NO_MEMORY ? ENOMEM : EIO,
+				   "cannot create %s: %s", path,
+				   st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) : cairo_msg(st));
 		goto out;
 	}
 	cr = cairo_create(surf);
@@ -335,7 +337,8 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 	}
 	if (st)
 		ret = kmag_err_set(err, EIO, "cannot write %s: %s", path,
-				   st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) : cairo_msg(st));
+				   st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) :
+								    cairo_msg(st));
 out:
 	if (surf)
 		cairo_surface_destroy(surf);

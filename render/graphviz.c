@@ -380,8 +380,9 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 	}
 	fputs("</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\"><FONT POINT-SIZE=\"11\">", gv->f);
 	if (d->info) {
-		fprintf(gv->f, "%s, %s tracer &#183; %s events", kmag_input_format_name(d->info->format),
-			kmag_tracer_name(d->info->tracer), fmt_count(a, sizeof(a), d->info->events));
+		fprintf(gv->f, "%s, %s tracer &#183; %s events",
+			kmag_input_format_name(d->info->format), kmag_tracer_name(d->info->tracer),
+			fmt_count(a, sizeof(a), d->info->events));
 		if (d->info->lost)
 			fprintf(gv->f, " &#183; %s lost", fmt_count(b, sizeof(b), d->info->lost));
 		else if (d->info->lost_unknown || cs->lost_markers)
@@ -395,8 +396,8 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 		fprintf(gv->f, ", %zu dashed: calls through hidden functions", s->bridges);
 	if (s->hidden[KMAG_HIDE_PRUNED])
 		fprintf(gv->f, "<BR/>pruned: %zu lighter functions (%s %s in all) to keep the graph readable",
-			s->hidden[KMAG_HIDE_PRUNED], fmt_value(a, sizeof(a), s->pruned_weight, d->heat),
-			key_name(d->heat));
+			s->hidden[KMAG_HIDE_PRUNED],
+			fmt_value(a, sizeof(a), s->pruned_weight, d->heat), key_name(d->heat));
 	if (d->filters && *d->filters) {
 		fputs("<BR/>filters: ", gv->f);
 		put_html(gv->f, d->filters);

@@ -57,7 +57,7 @@ extern "C" {
 #endif
 
 #define KMAG_CGVIEW_LOG_SPREAD 50	/* max/min weight ratio from which heat is logarithmic */
-#define KMAG_CGVIEW_MAX_VIA 4		/* longest chain of hidden functions a bridge stands for */
+#define KMAG_CGVIEW_MAX_VIA 4		/* most hidden functions one bridge stands for */
 
 enum kmag_cgview_hide {
 	KMAG_HIDE_NONE = 0,		/* shown */
@@ -69,10 +69,10 @@ enum kmag_cgview_hide {
 };
 
 struct kmag_cgview_opts {
-	enum kmag_sort_key weight;	/* heat, pruning and hottest path: calls, total, self, ... */
+	enum kmag_sort_key weight;	/* for heat, pruning, hot path: calls, total, self... */
 	long root;			/* cg node index, or -1: show what it calls */
 	long callers;			/* cg node index, or -1: show what reaches it */
-	int depth;			/* calls from the focus (or entry points); < 0 = unlimited */
+	int depth;			/* calls from the focus (or entry points); < 0: any */
 	uint64_t hide_calls_upto;	/* hide functions called <= this often; 0 = none */
 	/* path filter: return false to hide cg node @node (bridged); NULL keeps all */
 	bool (*keep)(void *ctx, uint32_t node);
@@ -110,9 +110,9 @@ struct kmag_cgview_summary {
 	size_t shown_nodes, shown_edges, bridges;
 	size_t hidden[KMAG_HIDE_NR];	/* functions hidden, by reason */
 	uint64_t pruned_weight;		/* sum of the weights of pruned functions */
-	uint64_t weight_min, weight_max;	/* smallest non-zero and largest over shown functions */
+	uint64_t weight_min, weight_max;	/* smallest non-zero, largest; shown functions */
 	bool log_scale;			/* heat is logarithmic */
-	long hot_start;			/* view node where the hottest path starts, -1 if none */
+	long hot_start;			/* view node starting the hottest path, -1 if none */
 	size_t hot_len;			/* nodes on the hottest path */
 };
 

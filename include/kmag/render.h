@@ -35,7 +35,7 @@ struct kmag_graph_doc {
 	/* source location of a function ("kernel/sched/fair.c:123") or NULL */
 	const char *(*srcline)(void *ctx, kmag_func_t func);
 	void *srcline_ctx;
-	const char *layout;			/* Graphviz engine; NULL = kmag_graphviz_layout_for() */
+	const char *layout;			/* Graphviz engine; NULL: by size */
 };
 
 /* Writes one picture of @doc to @path in @format. Returns 0 or -errno with @err set. */

@@ -16,7 +16,7 @@
 struct tg {
 	struct kmag_symtab *st;
 	struct kmag_cg *cg;
-	const char *hidden;	/* path filter: names listed here (space separated) are rejected */
+	const char *hidden;	/* path filter: rejects the names listed (" A B ") */
 };
 
 static void tg_build(struct tg *t, const char *spec)
