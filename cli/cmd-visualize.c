@@ -346,6 +346,8 @@ static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
 	const char **names = malloc((cap + 1) * sizeof(*names));
 	uint64_t *values = malloc((cap + 1) * sizeof(*values));
 	double *heat = malloc((cap + 1) * sizeof(*heat));
+	const char *axis = o->heat == KMAG_SORT_TOTAL ? "total time" :
+			   o->heat == KMAG_SORT_SELF  ? "self time" : "calls";
 	struct kmag_chart c = { 0 };
 	struct kmag_err err = { 0 };
 	char subtitle[1536];
@@ -361,12 +363,18 @@ static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
 		values[i] = kmag_stats_value(&nodes[top[i]].st, o->heat);
 		heat[i] = kmag_cgview_heat(view, values[i]);
 	}
+	/* functions seen only as callers (0 calls, no time) are not "top" of anything */
+	while (nr && !values[nr - 1])
+		nr--;
+	if (!nr) {
+		ret = cli_error("no function has any %s to chart; use --no-chart", axis);
+		goto out;
+	}
 	snprintf(subtitle, sizeof(subtitle), "%s: top %zu of %zu functions%s%s", g->path, nr,
 		 kmag_cgview_summary(view)->graph_nodes, filters[0] ? " | " : "", filters);
 	c.title = chart_title(o->heat);
 	c.subtitle = subtitle;
-	c.axis_label = o->heat == KMAG_SORT_TOTAL ? "total time" :
-		       o->heat == KMAG_SORT_SELF ? "self time" : "calls";
+	c.axis_label = axis;
 	c.durations = o->heat != KMAG_SORT_CALLS;
 	c.nr = nr;
 	c.names = names;

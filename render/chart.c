@@ -129,21 +129,40 @@ static double text_width(cairo_t *cr, const char *s)
 	return ext.x_advance;
 }
 
-/* Shortens @s in place with a trailing "..." until it fits @max. */
+/* Start of the UTF-8 character containing byte @i of @s. */
+static size_t char_start(const char *s, size_t i)
+{
+	while (i && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/*
+ * Shortens @s in place to fit @max by cutting its middle ("tcp_v4_...rcv_1"):
+ * kernel names that share a long prefix differ at the end.
+ */
 static void fit_text(cairo_t *cr, char *s, double max)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), keep = len;
+	char *orig;
 
-	if (text_width(cr, s) <= max)
+	if (text_width(cr, s) <= max || !(orig = strdup(s)))
 		return;
-	while (len > 4) {
-		len--;
-		while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
-			len--;	/* stay on a character boundary */
-		memcpy(s + len, "...", 4);
+	while (keep > 2) {
+		size_t head, tail;
+
+		keep--;
+		head = char_start(orig, (keep + 1) / 2);
+		tail = char_start(orig, len - keep / 2);
+		if (tail < head)
+			tail = head;
+		memcpy(s, orig, head);
+		memcpy(s + head, "\xe2\x80\xa6", 3);	/* U+2026 ... */
+		memcpy(s + head + 3, orig + tail, len - tail + 1);
 		if (text_width(cr, s) <= max)
-			return;
+			break;
 	}
+	free(orig);
 }
 
 struct axis {
