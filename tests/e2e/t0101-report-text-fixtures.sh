@@ -20,6 +20,8 @@ t_eq "ftrace graph text is recognised" "ftrace text function_graph" \
 t_eq "report text is recognised" "trace-cmd report text function_graph" \
 	"$(json_get "$T/fg-report.txt.json" 'r["format"] + " " + r["tracer"]')"
 t_eq "trace_pipe lost-event lines are counted" 10730 "$(json_get "$T/fn-text-pipe-lost.txt.json" 'r["lost_events"]')"
+t_eq "overwritten events from the trace header are lost events" 28420 \
+	"$(json_get "$T/fn-text-overrun.txt.json" 'r["lost_events"]')"
 t_eq "graph text has durations" yes \
 	"$(json_get "$T/fg-text.txt.json" '"yes" if any(f["total_ns"] for f in r["functions"]) else "no"')"
 
