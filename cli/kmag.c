@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
+	{ "visualize", cmd_visualize, "call graph picture (PDF/PNG/SVG/DOT) and call-count chart" },
 };
 
 static void usage(FILE *out)
