@@ -326,7 +326,8 @@ static int load_elf_symbols(struct gen *g, struct kmag_err *err)
  * Module text layout as the kernel's module loader builds it (layout_sections()
  * in kernel/module/main.c): executable, allocated, non-init sections in
  * section-header order, each aligned, from offset 0. Runtime address = module
- * text base + this; kmag_symmap_bind() learns the base from kallsyms.
+ * text base + offset; the map holds KMAG_MODULE_TEXT_BASE + offset and
+ * kmag_symmap_bind() learns the difference from kallsyms.
  */
 static int module_layout(struct gen *g, Elf *elf)
 {
@@ -368,7 +369,8 @@ static uint64_t module_addr(struct gen *g, uint64_t addr)
 	Elf_Scn *scn = dwfl_module_address_section(g->mod, &off, &bias);
 	size_t i = scn ? elf_ndxscn(scn) : 0;
 
-	return i && i < g->nr_secs && g->sec_addr[i] ? g->sec_addr[i] - 1 + off : 0;
+	return i && i < g->nr_secs && g->sec_addr[i] ?
+		       KMAG_MODULE_TEXT_BASE + g->sec_addr[i] - 1 + off : 0;
 }
 
 static void progress(const struct gen *g, uint64_t done, uint64_t total)

@@ -25,10 +25,18 @@ struct kmag_symmap_entry {
 	const char *name;	/* function name as in kallsyms */
 	const char *file;	/* "kernel/sched/fair.c" */
 	uint32_t line;		/* 0 if unknown */
-	uint64_t addr;		/* link-time start address, 0 if unknown */
+	uint64_t addr;		/* link-time start address (modules: KMAG_MODULE_TEXT_BASE +
+				   offset in the module's text), 0 if unknown */
 	uint64_t size;		/* bytes of code, 0 if unknown */
 	const char *module;	/* "ext4", or NULL for vmlinux */
 };
+
+/*
+ * Module functions are placed as the kernel's module loader lays out a
+ * module's text, starting at this address (so that 0 keeps meaning
+ * "unknown"); kmag_symmap_bind() learns each loaded module's real base.
+ */
+#define KMAG_MODULE_TEXT_BASE 0x1000000ull
 
 struct kmag_symmap;
 

@@ -1,3 +1,5 @@
 /* One line per unit-test suite (an array of struct test_case in t-<name>.c). */
 SUITE(symtab_tests)
 SUITE(symmap_tests)
+SUITE(srcpath_tests)
+SUITE(dwarf_tests)
