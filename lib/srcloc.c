@@ -30,6 +30,7 @@ struct kmag_srcloc {
 	struct loc *locs;	/* by function id; grows with the trace's symbol table */
 	size_t cap;
 	struct kmag_symtab *labels;	/* interned "file:line" strings */
+	const struct kmag_pathfilter *filter;	/* for kmag_srcloc_visible_cb(), or NULL */
 	struct kmag_srcloc_stats stats;
 };
 
@@ -169,6 +170,18 @@ bool kmag_srcloc_match(struct kmag_srcloc *s, const struct kmag_pathfilter *f, k
 	return l->state == LOC_AMBIGUOUS &&
 	       any_file_matches(s->m, f, l->e->name, kmag_symtab_addr(s->st, func) != 0,
 				kmag_symtab_module(s->st, func));
+}
+
+void kmag_srcloc_set_filter(struct kmag_srcloc *s, const struct kmag_pathfilter *f)
+{
+	s->filter = f;
+}
+
+bool kmag_srcloc_visible_cb(void *ctx, kmag_func_t func)
+{
+	struct kmag_srcloc *s = ctx;
+
+	return !s->filter || kmag_srcloc_match(s, s->filter, func);
 }
 
 struct kmag_srcloc_stats kmag_srcloc_stats(const struct kmag_srcloc *s)

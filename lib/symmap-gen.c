@@ -234,10 +234,9 @@ static const char *install_hint(const char *release, char *buf, size_t len)
 		snprintf(buf, len, "install linux-image-unsigned-%s-dbgsym (from ddebs.ubuntu.com)",
 			 release);
 	else if (strstr(ids, "debian"))
-		snprintf(buf, len, "install linux-image-%s-dbg (apt-get install linux-image-%s-dbg)",
-			 release, release);
+		snprintf(buf, len, "install it with apt-get install linux-image-%s-dbg", release);
 	else if (strstr(ids, "fedora") || strstr(ids, "rhel") || strstr(ids, "centos"))
-		snprintf(buf, len, "install kernel-debuginfo (dnf debuginfo-install kernel-%s)",
+		snprintf(buf, len, "install it with dnf debuginfo-install kernel-%s (kernel-debuginfo)",
 			 release);
 	else
 		snprintf(buf, len,

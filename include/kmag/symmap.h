@@ -203,6 +203,14 @@ const char *kmag_srcloc_report_cb(void *ctx, kmag_func_t func);
  */
 bool kmag_srcloc_match(struct kmag_srcloc *s, const struct kmag_pathfilter *f, kmag_func_t func);
 
+/* Attaches path filter @f (borrowed; NULL detaches) for kmag_srcloc_visible_cb(). */
+void kmag_srcloc_set_filter(struct kmag_srcloc *s, const struct kmag_pathfilter *f);
+/*
+ * True when no filter is attached or @func matches it (kmag_srcloc_match());
+ * the signature of struct kmag_report's visible hook (@ctx = the cache).
+ */
+bool kmag_srcloc_visible_cb(void *ctx, kmag_func_t func);
+
 struct kmag_srcloc_stats {
 	size_t mapped;		/* functions looked up with an entry */
 	size_t unmapped;	/* functions the map does not know */
