@@ -318,7 +318,8 @@ static int load_elf_symbols(struct gen *g, struct kmag_err *err)
 			return kmag_err_set(err, ENOMEM, "out of memory");
 		g->syms[g->nr_syms++] = (struct elfsym){ addr, sym.st_size, name, false };
 	}
-	qsort(g->syms, g->nr_syms, sizeof(*g->syms), by_addr);
+	if (g->nr_syms)
+		qsort(g->syms, g->nr_syms, sizeof(*g->syms), by_addr);
 	return 0;
 }
 
@@ -439,7 +440,8 @@ static int store(struct gen *g, struct kmag_symmap *m, const char *module, struc
 	for (i = 0; i < g->nr_found; i++)
 		if (g->req->is_module)
 			g->found[i].addr = module_addr(g, g->found[i].addr);
-	qsort(g->found, g->nr_found, sizeof(*g->found), by_found_addr);
+	if (g->nr_found)
+		qsort(g->found, g->nr_found, sizeof(*g->found), by_found_addr);
 	for (i = 0; i < g->nr_found; i++) {
 		const struct found *f = &g->found[i];
 		struct kmag_symmap_entry e = { f->name, f->file, f->line, f->addr, f->size, module };

@@ -276,7 +276,7 @@ int srcroots_finish(struct srcroots *r, const char *const *known)
 	if (known && known[0]) {
 		for (i = 0; known[i] && !ret; i++)
 			ret = add_root(r, known[i], strlen(known[i]));
-		if (!ret)
+		if (!ret && r->nr_roots)
 			qsort(r->roots, r->nr_roots, sizeof(*r->roots), by_length_desc);
 		return ret;
 	}
@@ -290,7 +290,7 @@ int srcroots_finish(struct srcroots *r, const char *const *known)
 			ret = add_root(r, p.best->unit, p.best->len);
 	}
 	free(t.v);
-	if (!ret)
+	if (!ret && r->nr_roots)
 		qsort(r->roots, r->nr_roots, sizeof(*r->roots), by_length_desc);
 	return ret;
 }

@@ -151,7 +151,8 @@ int kmag_symmap_add_modules(struct kmag_symmap *m, const char *dir,
 		kmag_err_set(err, -ret, "cannot read modules directory %s: %s", dir, strerror(-ret));
 		goto out;
 	}
-	qsort(l.f, l.nr, sizeof(*l.f), by_key);
+	if (l.nr)
+		qsort(l.f, l.nr, sizeof(*l.f), by_key);
 	for (i = 0; i < l.nr; i++)
 		todo += !(i && !strcmp(l.f[i].key, l.f[i - 1].key));
 	for (i = 0; i < l.nr; i++) {

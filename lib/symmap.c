@@ -535,7 +535,8 @@ int kmag_symmap_bind(struct kmag_symmap *m, const struct kmag_symtab *st)
 			continue;
 		a[nr++] = (struct anchor){ e->module, runtime - e->addr };
 	}
-	qsort(a, nr, sizeof(*a), by_module_delta);
+	if (nr)
+		qsort(a, nr, sizeof(*a), by_module_delta);
 	for (i = 0; i < nr; i += run) {
 		size_t j, k, best = i, best_n = 0, anchors = 0;
 
