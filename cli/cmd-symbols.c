@@ -42,6 +42,7 @@ struct progress {
 	bool on;
 	int last;	/* last percentage shown */
 	const char *last_what;
+	const char *modules;	/* the -m directory: progress over module files */
 };
 
 static void show_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
@@ -54,8 +55,13 @@ static void show_progress(void *ctx, const char *what, uint64_t done, uint64_t t
 		return;
 	p->last = pct;
 	p->last_what = what;
-	fprintf(stderr, "\r\033[Kkmag: reading %s: %3d%% (%llu/%llu)", base && base[1] ? base + 1 : what,
-		pct, (unsigned long long)done, (unsigned long long)total);
+	if (what == p->modules)
+		fprintf(stderr, "\r\033[Kkmag: reading modules: %3d%% (%llu/%llu files)", pct,
+			(unsigned long long)done, (unsigned long long)total);
+	else
+		fprintf(stderr, "\r\033[Kkmag: reading %s: %3d%% (%llu/%llu compile units)",
+			base && base[1] ? base + 1 : what, pct, (unsigned long long)done,
+			(unsigned long long)total);
 	fflush(stderr);
 }
 
@@ -173,6 +179,7 @@ int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 	if (ret < 0)
 		goto fail;
 	if (modules) {
+		prog.modules = modules;
 		ret = kmag_symmap_add_modules(m, modules, &opts, &stats, &err);
 		end_progress(&prog);
 		if (ret < 0)
