@@ -269,7 +269,8 @@ static int read_uncovered(struct gen *g)
 		g->comp_dir = dwarf_formstring(dwarf_attr(&g->cudie, DW_AT_comp_dir,
 							  &(Dwarf_Attribute){ 0 }));
 		row = dwarf_getsrc_die(&g->cudie, s->addr - g->bias);
-		if (!row || dwarf_lineno(row, &l) || !(f = tree_path(g, dwarf_linesrc(row, NULL, NULL))))
+		if (!row || dwarf_lineno(row, &l) ||
+		    !(f = tree_path(g, dwarf_linesrc(row, NULL, NULL))))
 			continue;
 		ret = add_found(g, s->name, f, l > 0 ? (uint32_t)l : 0, s->addr, s->size);
 		if (ret)
@@ -308,7 +309,8 @@ static int load_elf_symbols(struct gen *g, struct kmag_err *err)
 		Elf_Scn *scn;
 
 		if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2) ||
-		    shndx == SHN_UNDEF || shndx == SHN_ABS || (type != STT_FUNC && type != STT_NOTYPE))
+		    shndx == SHN_UNDEF || shndx == SHN_ABS ||
+		    (type != STT_FUNC && type != STT_NOTYPE))
 			continue;
 		/* NOTYPE: assembly entry points (SYM_CODE_START), but only in code */
 		scn = elf_getscn(elf, shndx);
@@ -444,7 +446,9 @@ static int store(struct gen *g, struct kmag_symmap *m, const char *module, struc
 		qsort(g->found, g->nr_found, sizeof(*g->found), by_found_addr);
 	for (i = 0; i < g->nr_found; i++) {
 		const struct found *f = &g->found[i];
-		struct kmag_symmap_entry e = { f->name, f->file, f->line, f->addr, f->size, module };
+		struct kmag_symmap_entry e = {
+			f->name, f->file, f->line, f->addr, f->size, module,
+		};
 
 		/* the same symbol twice (aliases in two symbol tables): once is enough */
 		if (i && f->addr && f->addr == g->found[i - 1].addr &&
@@ -470,7 +474,8 @@ static char *banner_release(struct gen *g)
 	for (i = 1; i < n; i++) {
 		GElf_Addr addr, bias;
 		GElf_Sym sym;
-		const char *name = dwfl_module_getsym_info(g->mod, i, &sym, &addr, NULL, NULL, &bias);
+		const char *name = dwfl_module_getsym_info(g->mod, i, &sym, &addr, NULL, NULL,
+							   &bias);
 		Dwarf_Addr off = addr;
 		Elf_Scn *scn;
 		Elf_Data *d;
@@ -509,7 +514,8 @@ static void read_modinfo(Elf *elf, char **name, char **release)
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf || sh.sh_type == SHT_NOBITS)
 			return;
-		for (p = d->d_buf, end = p + d->d_size; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
+		end = (const char *)d->d_buf + d->d_size;
+		for (p = d->d_buf; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
 			size_t room = (size_t)(end - p);
 
 			if (!*name && room > 5 && !strncmp(p, "name=", 5))

@@ -108,7 +108,8 @@ static size_t other_files(const struct kmag_symmap *m, const struct kmag_symmap_
 		if (!strcmp(o->file, e->file))
 			continue;
 		/* count each file once: was it seen earlier in the chain? */
-		for (k = kmag__symmap_first_named(m, e->name); k != o; k = kmag__symmap_next_same(m, k))
+		for (k = kmag__symmap_first_named(m, e->name); k != o;
+		     k = kmag__symmap_next_same(m, k))
 			if (!strcmp(k->file, o->file))
 				break;
 		n += k == o;

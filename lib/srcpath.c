@@ -161,7 +161,8 @@ static bool plausible_root(const char *unit, size_t len)
 		return false;
 	/* arch/<name>/ and tools/<name>/ */
 	if (prev > unit) {
-		const char *pend = prev - 1, *pp = pend;	/* the '/' before the last component */
+		/* pend: the '/' before the last component */
+		const char *pend = prev - 1, *pp = pend;
 
 		while (pp > unit && pp[-1] != '/')
 			pp--;

@@ -558,7 +558,8 @@ int kmag_symmap_bind(struct kmag_symmap *m, const struct kmag_symtab *st)
 			ret = -ENOMEM;
 			goto out;
 		}
-		m->relocs[m->nr_relocs++] = (struct reloc){ a[best].module, (int64_t)a[best].delta };
+		m->relocs[m->nr_relocs++] =
+			(struct reloc){ a[best].module, (int64_t)a[best].delta };
 		if (!a[best].module)
 			m->bound = true;
 	}

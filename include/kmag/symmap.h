@@ -227,7 +227,7 @@ struct kmag_selected {
 	const char *module;	/* "ext4", or NULL for vmlinux */
 	size_t index;		/* 1-based line number in available_filter_functions */
 	const struct kmag_symmap_entry *entry;	/* its map entry (file, line) */
-	bool ambiguous;		/* the name is in several files; chosen because one matched */
+	bool ambiguous;		/* the name is in several files, one of which matched */
 };
 
 struct kmag_selection {

@@ -373,7 +373,7 @@ static void module_object(void)
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
 	CHECK_EQ(stats.modules, 1);
 	CHECK_STREQ(kmag_symmap_release(m), "0.0.1-kmagtest");
-	/* relocated DWARF: names and files right (unrelocated, every name would be the first string) */
+	/* relocated DWARF: names and files right (unrelocated, names would all be wrong) */
 	e = only(m, "tcp_like_send");
 	CHECK_STREQ(e->module, "testmod");
 	CHECK_STREQ(e->file, "net/ipv4/tcpish.c");
@@ -405,7 +405,8 @@ static void module_object(void)
 			if (!e->addr)
 				continue;
 			n = snprintf(line, sizeof(line), "%llx t %s\t[testmod]\n",
-				     (unsigned long long)(e->addr - KMAG_MODULE_TEXT_BASE + base), e->name);
+				     (unsigned long long)(e->addr - KMAG_MODULE_TEXT_BASE + base),
+				     e->name);
 			ksyms = realloc(ksyms, len + (size_t)n + 1);
 			memcpy(ksyms + len, line, (size_t)n + 1);
 			len += (size_t)n;
