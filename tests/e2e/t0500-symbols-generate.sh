@@ -6,7 +6,7 @@ mkdir -p "$HOME"
 bash "$SRCDIR/tests/e2e/data/mini-kernel.sh" "$T" || { t_fail "building the mini kernel"; t_done; exit 1; }
 K="$T/src/vmlinux"
 
-t_ok "generate-symbol-map -k writes a map" "$KMAG" generate-symbol-map -k "$K" -o "$T/k.map"
+t_exit "generate-symbol-map -k writes a map" 0 "$KMAG" generate-symbol-map -k "$K" -o "$T/k.map"
 t_grep "the summary tells the count and the peak memory" 'mapped 5 functions .* peak memory' "$T/out"
 t_grep "the map is versioned" '^# kmag symbol map v1$' "$T/k.map"
 t_grep "the map names the kernel release" '^# release: 0\.0\.2-kmag-e2e$' "$T/k.map"
@@ -16,15 +16,15 @@ t_grep "same-named statics stay apart (1)" $'^helper\tnet/ipv4/tcpish\\.c\t' "$T
 t_grep "same-named statics stay apart (2)" $'^helper\tkernel/sched/fairish\\.c\t' "$T/k.map"
 t_nogrep "no absolute paths" $'\t/' "$T/k.map"
 
-t_ok "default output: the cache, named by release" "$KMAG" generate-symbol-map -q -k "$K"
+t_exit "default output: the cache, named by release" 0 "$KMAG" generate-symbol-map -q -k "$K"
 t_eq "quiet prints nothing" "" "$(cat "$T/out")"
-t_ok "the default map exists" test -s "$HOME/.cache/kmag/symbols-0.0.2-kmag-e2e.map"
+t_exit "the default map exists" 0 test -s "$HOME/.cache/kmag/symbols-0.0.2-kmag-e2e.map"
 
-t_ok "--format km writes the seed format" "$KMAG" generate-symbol-map -q --format km -k "$K" -o "$T/seed.map"
+t_exit "--format km writes the seed format" 0 "$KMAG" generate-symbol-map -q --format km -k "$K" -o "$T/seed.map"
 t_grep "seed lines are name|path" '^pick_next\|kernel/sched/fairish\.c$' "$T/seed.map"
 t_nogrep "seed maps have no header" '^#' "$T/seed.map"
 
-t_ok "-m adds modules" "$KMAG" generate-symbol-map -q -k "$K" -m "$T/src/mods" -o "$T/km.map"
+t_exit "-m adds modules" 0 "$KMAG" generate-symbol-map -q -k "$K" -m "$T/src/mods" -o "$T/km.map"
 t_grep "module functions carry their module" $'^minimod_work\tkernel/minimod\\.c\t4\t1000000\t[0-9]+\tminimod$' "$T/km.map"
 
 t_exit "no debug vmlinux for a release: one error line" 1 \
