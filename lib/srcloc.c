@@ -145,9 +145,11 @@ const char *kmag_srcloc_report_cb(void *ctx, kmag_func_t func)
 	return kmag_srcloc_label(ctx, func);
 }
 
-/* Whether any entry named @name (in @module when @has_module) has a file matching @f. */
-static bool any_file_matches(const struct kmag_symmap *m, const struct kmag_pathfilter *f,
-			     const char *name, bool has_module, const char *module)
+/* The first entry named @name (in @module when @has_module) whose file matches @f, or NULL. */
+static const struct kmag_symmap_entry *any_file_matches(const struct kmag_symmap *m,
+							const struct kmag_pathfilter *f,
+							const char *name, bool has_module,
+							const char *module)
 {
 	const struct kmag_symmap_entry *o;
 
@@ -155,9 +157,9 @@ static bool any_file_matches(const struct kmag_symmap *m, const struct kmag_path
 		if (has_module && (module ? !o->module || strcmp(o->module, module) : !!o->module))
 			continue;
 		if (kmag_pathfilter_match(f, o->file))
-			return true;
+			return o;
 	}
-	return false;
+	return NULL;
 }
 
 bool kmag_srcloc_match(struct kmag_srcloc *s, const struct kmag_pathfilter *f, kmag_func_t func)
@@ -170,7 +172,7 @@ bool kmag_srcloc_match(struct kmag_srcloc *s, const struct kmag_pathfilter *f, k
 		return true;
 	return l->state == LOC_AMBIGUOUS &&
 	       any_file_matches(s->m, f, l->e->name, kmag_symtab_addr(s->st, func) != 0,
-				kmag_symtab_module(s->st, func));
+				kmag_symtab_module(s->st, func)) != NULL;
 }
 
 void kmag_srcloc_set_filter(struct kmag_srcloc *s, const struct kmag_pathfilter *f)
@@ -263,7 +265,9 @@ int kmag_symmap_select(const struct kmag_symmap *m, const struct kmag_pathfilter
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		if (!parse_available(p, &addr, &name, &module))
+		/* placeholders of discarded weak functions (kernel 6.0+) are not functions */
+		if (!parse_available(p, &addr, &name, &module) ||
+		    !strncmp(name, "__ftrace_invalid_address___", 27))
 			continue;
 		out->available++;
 		e = kmag__symmap_lookup_in(m, name, addr, true, module, &amb);
@@ -275,8 +279,15 @@ int kmag_symmap_select(const struct kmag_symmap *m, const struct kmag_pathfilter
 			continue;
 		}
 		match = kmag_pathfilter_match(f, e->file);
-		if (!match && amb)
-			match = any_file_matches(m, f, e->name, true, module);
+		if (!match && amb) {
+			/* name only: report the entry that matched */
+			const struct kmag_symmap_entry *o = any_file_matches(m, f, e->name, true, module);
+
+			if (o) {
+				e = o;
+				match = true;
+			}
+		}
 		if (!match)
 			continue;
 		if (kmag__grow(&out->funcs, &cap, out->nr + 1, sizeof(*out->funcs))) {

@@ -139,6 +139,7 @@ static const char available[] =
 	"helper\n"
 	"nfx_hook [nfx]\n"
 	"helper [nfx]\n"
+	"__ftrace_invalid_address___64\n"
 	"\n";
 
 static void select_names(void)
@@ -173,6 +174,7 @@ static void select_names(void)
 	f = kmag_pathfilter_new("kernel/sched", &err);
 	CHECK_EQ(kmag_symmap_select(m, f, available, sizeof(available) - 1, &sel, &err), 4);
 	CHECK_STREQ(sel.funcs[0].name, "helper");
+	CHECK_STREQ(sel.funcs[0].entry->file, "kernel/sched/fair.c");	/* the one that matched */
 	CHECK_STREQ(sel.funcs[1].name, "pick_next_task_fair");
 	CHECK_STREQ(sel.funcs[2].name, "schedule");
 	CHECK_STREQ(sel.funcs[3].name, "helper");
