@@ -427,6 +427,41 @@ static void module_object(void)
 	kmag_symmap_free(m);
 }
 
+/* Split debug files (*.ko.debug, code sections NOBITS) give the same map; one wins per module. */
+static void module_debug_file(void)
+{
+	const char *src = build_tree();
+	struct kmag_symgen_stats stats = { 0 };
+	struct kmag_err err = { 0 };
+	struct kmag_symmap *a = kmag_symmap_new(), *b = kmag_symmap_new();
+	char cmd[4096], dir[700];
+
+	snprintf(dir, sizeof(dir), "%s/dbg", src);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s' && cp '%s/testmod.ko' '%s/' && "
+		 "objcopy --only-keep-debug '%s/testmod.ko' '%s/testmod.ko.debug'", dir, src, dir, src,
+		 dir);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "%s/testmod.ko", src);
+	CHECK(kmag_symmap_add_module(a, cmd, NULL, NULL, NULL, &err) > 0);
+	/* the directory holds testmod.ko and testmod.ko.debug: read once */
+	if (kmag_symmap_add_modules(b, dir, NULL, &stats, &err) != 1)
+		test_fail(__FILE__, __LINE__, "%s", err.msg);
+	CHECK_EQ(stats.modules, 1);
+	CHECK_EQ(kmag_symmap_count(b), kmag_symmap_count(a));
+	for (size_t i = 0; i < kmag_symmap_count(a); i++) {
+		const struct kmag_symmap_entry *x = kmag_symmap_entry(a, i), *y = kmag_symmap_entry(b, i);
+
+		CHECK_STREQ(x->name, y->name);
+		CHECK_STREQ(x->file, y->file);
+		CHECK_STREQ(y->module, "testmod");
+		CHECK_EQ(x->line, y->line);
+		CHECK_EQ(x->addr, y->addr);
+	}
+	kmag_symmap_free(a);
+	kmag_symmap_free(b);
+}
+
 static void errors(void)
 {
 	const char *src = build_tree();
@@ -466,6 +501,7 @@ const struct test_case dwarf_tests[] = {
 	{ "vmlinux_like", vmlinux_like },
 	{ "statics_by_address", statics_by_address },
 	{ "module_object", module_object },
+	{ "module_debug_file", module_debug_file },
 	{ "errors", errors },
 	TEST_LIST_END,
 };
