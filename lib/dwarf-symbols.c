@@ -308,7 +308,13 @@ static int load_elf_symbols(struct gen *g, struct kmag_err *err)
 		int type = GELF_ST_TYPE(sym.st_info);
 		Elf_Scn *scn;
 
+		/*
+		 * Not functions: local labels, mapping symbols, and the padding
+		 * (__pfx_, CALL_PADDING) and CFI stubs (__cfi_) placed before
+		 * functions since 6.2, which no line-table row describes.
+		 */
 		if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2) ||
+		    !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6) ||
 		    shndx == SHN_UNDEF || shndx == SHN_ABS ||
 		    (type != STT_FUNC && type != STT_NOTYPE))
 			continue;
