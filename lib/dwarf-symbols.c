@@ -33,6 +33,7 @@
 #include "util/u64map.h"
 
 #define MAX_RANGES 64		/* a function's address ranges we look at */
+#define MAX_SCOPE_DEPTH 256	/* nested lexical blocks searched for inlined calls */
 #define PATH_BUF 4096
 
 struct elfsym {
@@ -99,12 +100,15 @@ static int add_found(struct gen *g, const char *name, const char *file, uint32_t
 	return 0;
 }
 
-/* The outermost inlined call whose code covers @pc, searching through lexical blocks. */
-static bool outer_inline_site(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out)
+/*
+ * The outermost inlined call whose code covers @pc, searching through lexical
+ * blocks (at most @depth deep: hostile input must not exhaust the stack).
+ */
+static bool outer_inline_site(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out, int depth)
 {
 	Dwarf_Die child;
 
-	if (dwarf_child(scope, &child))
+	if (depth <= 0 || dwarf_child(scope, &child))
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
@@ -117,7 +121,7 @@ static bool outer_inline_site(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out)
 			*out = child;
 			return true;
 		}
-		if (outer_inline_site(&child, pc, out))
+		if (outer_inline_site(&child, pc, out, depth - 1))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
@@ -138,7 +142,7 @@ static void location_at(struct gen *g, Dwarf_Die *fn, Dwarf_Addr pc, const char 
 	Dwarf_Die site;
 	int l = 0;
 
-	if (outer_inline_site(fn, pc, &site)) {
+	if (outer_inline_site(fn, pc, &site, MAX_SCOPE_DEPTH)) {
 		Dwarf_Files *files;
 		size_t nf;
 
