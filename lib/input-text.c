@@ -10,6 +10,7 @@
  */
 #define PR_DOMAIN "text"
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -956,7 +957,14 @@ int kmag__text_input_open(struct kmag_trace *t, struct kmag_err *err)
 	in->fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0)
 		return kmag_err_set(err, errno, "cannot open %s: %s", t->path, strerror(errno));
-	in->cap = BLOCK;
+	{
+		struct stat st;
+
+		/* small files get a small buffer (it grows for long lines anyway) */
+		in->cap = BLOCK;
+		if (!fstat(in->fd, &st) && st.st_size >= 0 && (uint64_t)st.st_size < BLOCK)
+			in->cap = (size_t)st.st_size + 64;
+	}
 	in->buf = malloc(in->cap);
 	if (!in->buf)
 		return kmag_err_set(err, ENOMEM, "out of memory");
