@@ -18,6 +18,7 @@ struct command {
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
 	{ "visualize", cmd_visualize, "call graph picture (PDF/PNG/SVG/DOT) and call-count chart" },
+	{ "generate-symbol-map", cmd_generate_symbol_map, "map kernel functions to source file:line (DWARF)" },
 };
 
 static void usage(FILE *out)
