@@ -109,7 +109,29 @@ void cli_graph_release(struct cli_graph *g);
 /* Appends the lost-events warning for the user, if any, to stderr. */
 void cli_warn_lost(const struct kmag_trace_info *info);
 
+/* A trace opened through the input options, for commands that stream events. */
+struct cli_stream {
+	struct kmag_trace *trace;
+	struct kmag_filter *filter;
+	const char *path;
+	char filters[512];	/* description of the filters applied, "" for none */
+};
+
+/*
+ * Opens the trace of @in and prepares its filters. On failure prints the
+ * error and returns EXIT_ERR (EXIT_USAGE for bad filter syntax); else 0.
+ */
+int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s);
+/*
+ * Streams the events that pass the filters to @fn. Returns 0; EXIT_ERR after
+ * printing a reader error; or the callback's own -errno, unprinted, for the
+ * caller to explain.
+ */
+int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
+void cli_stream_close(struct cli_stream *s);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
+int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
+	{ "flame", cmd_flame, "flame graph (interactive SVG, folded stacks) of a function_graph trace" },
 };
 
 static void usage(FILE *out)
