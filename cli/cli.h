@@ -12,6 +12,7 @@
 #include "kmag/callgraph.h"
 #include "kmag/filter.h"
 #include "kmag/kmag.h"
+#include "kmag/symmap.h"
 #include "kmag/trace.h"
 
 /* Exit codes. */
@@ -130,8 +131,29 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
 void cli_stream_close(struct cli_stream *s);
 
+/* Source locations from a symbol map, for renderers' srcline callbacks. */
+struct cli_srcline {
+	struct kmag_symmap *map;	/* NULL when no map is in use */
+	const char *path;		/* the map's path; borrowed */
+	const struct kmag_symtab *st;
+	char buf[4096];
+};
+
+/*
+ * Loads the symbol map at @path, or (NULL) the default map of the kernel that
+ * recorded @t if one exists. Returns 0 (also when there is no default map),
+ * or EXIT_ERR after printing why @path cannot be used.
+ */
+int cli_srcline_open(const char *path, struct kmag_trace *t, struct cli_srcline *s);
+/* The map entry of @func, or NULL. */
+const struct kmag_symmap_entry *cli_srcline_lookup(struct cli_srcline *s, kmag_func_t func);
+/* "file:line" of @func or NULL; @ctx is the struct cli_srcline *; valid until the next call. */
+const char *cli_srcline_fn(void *ctx, kmag_func_t func);
+void cli_srcline_close(struct cli_srcline *s);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
+int cmd_export(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

@@ -18,6 +18,7 @@ struct command {
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
 	{ "flame", cmd_flame, "flame graph (interactive SVG, folded stacks) of a function_graph trace" },
+	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
 };
 
 static void usage(FILE *out)
