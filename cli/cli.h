@@ -155,5 +155,7 @@ void cli_srcline_close(struct cli_srcline *s);
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
 int cmd_export(struct kmag_cli *cli, int argc, char **argv);
+int cmd_html(struct kmag_cli *cli, int argc, char **argv);
+int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

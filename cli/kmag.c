@@ -18,6 +18,8 @@ struct command {
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
 	{ "flame", cmd_flame, "flame graph (interactive SVG, folded stacks) of a function_graph trace" },
+	{ "html", cmd_html, "interactive HTML explorer of a trace: search, callers/callees graph, table" },
+	{ "diff", cmd_diff, "what changed between two recordings: functions and calls added, removed, grown" },
 	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
 };
 
