@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -30,9 +31,9 @@ static const char export_usage[] =
 	"      --table functions|edges\n"
 	"                            what csv writes (default functions)\n"
 	"  -w, --weight time|calls   folded: weight of a stack (default time)\n"
-	"      --split-size MB       chrome: start a new file (PATH.1.json, ...) past MB\n"
-	"                            megabytes, so each part loads in the viewers\n"
-	"                            (default 200; 0 = one file)\n"
+	"      --split-size SIZE     chrome: start a new file (PATH.1.json, ...) past SIZE\n"
+	"                            (megabytes, or with a K/M/G suffix), so each part\n"
+	"                            loads in the viewers (default 200M; 0 = one file)\n"
 	"      --symbol-map FILE     source file of each function (csv, json, dot)\n"
 	"\n" CLI_INPUT_HELP
 	"\n"
@@ -46,8 +47,42 @@ struct export_args {
 	const char *output, *symmap;
 	bool edges;
 	enum kmag_flame_weight weight;
-	unsigned long split_mb;
+	uint64_t split_bytes;
 };
+
+/* "200" (MB), "512K", "1.5G" -> bytes; false on junk. */
+static bool parse_size(const char *arg, uint64_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || errno || v < 0 || arg[0] == '-')
+		return false;
+	switch (*end) {
+	case 'k': case 'K':
+		v *= 1024;
+		end++;
+		break;
+	case '\0': case 'm': case 'M':
+		v *= 1024 * 1024;
+		end += *end != '\0';
+		break;
+	case 'g': case 'G':
+		v *= 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		return false;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > 1e15)
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}
 
 static int parse_args(int argc, char **argv, struct export_args *a, struct cli_input *in)
 {
@@ -96,11 +131,11 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			a->edges = !strcmp(optarg, "edges");
 			break;
 		case OPT_SPLIT:
-			if (!cli_parse_ulong("export", "--split-size", optarg, &a->split_mb))
-				return EXIT_USAGE;
-			if (a->split_mb > 1u << 20)
-				return cli_usage_error("export", "--split-size is in megabytes; %lu is too large",
-						       a->split_mb);
+			if (!parse_size(optarg, &a->split_bytes))
+				return cli_usage_error("export", "--split-size expects a size like 200, 512K or 1G, got \"%s\"",
+						       optarg);
+			if (a->split_bytes && a->split_bytes < 4096)
+				return cli_usage_error("export", "--split-size must be at least 4K");
 			break;
 		case OPT_SYMMAP:
 			a->symmap = optarg;
@@ -131,7 +166,7 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 {
 	struct kmag_chrome_opts co = {
 		.path = a->output, .stream = stdout,
-		.split_bytes = a->output ? (uint64_t)a->split_mb << 20 : 0,
+		.split_bytes = a->output ? a->split_bytes : 0,
 	};
 	const struct kmag_chrome_stats *cs;
 	struct kmag_err err = { 0 };
@@ -162,8 +197,8 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 				 s.filters[0] ? " that pass the filters" : "");
 		cli_warn_lost(kmag_trace_info(s.trace));
 		if (a->output && cs->parts > 1) {
-			fprintf(stderr, "kmag: wrote %u files of at most %lu MB each (load them one at a time):",
-				cs->parts, a->split_mb);
+			fprintf(stderr, "kmag: wrote %u files of about %.1f MB each (load them one at a time):",
+				cs->parts, (double)a->split_bytes / 1e6);
 			for (i = 0; kmag_chrome_part_path(c, i); i++)
 				fprintf(stderr, " %s", kmag_chrome_part_path(c, i));
 			fputc('\n', stderr);
@@ -252,7 +287,7 @@ static int export_graph(const struct export_args *a, struct cli_input *in)
 
 int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct export_args a = { .split_mb = KMAG_CHROME_SPLIT_DEFAULT >> 20 };
+	struct export_args a = { .split_bytes = KMAG_CHROME_SPLIT_DEFAULT };
 	struct cli_input in = { .unordered = false };
 	int ret;
 

@@ -30,6 +30,7 @@
 #include "render.h"
 
 #define PID_MAX_LIMIT 4194304	/* include/linux/threads.h: no pid is this large */
+#define UNKNOWN_TID (2 * PID_MAX_LIMIT)	/* events of inputs without task ids */
 
 struct strbuf {
 	char *s;
@@ -181,14 +182,14 @@ static int name_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 	char name[320];
 	int ret;
 
-	if (tid >= PID_MAX_LIMIT)
-		snprintf(name, sizeof(name), "idle (swapper/%d)", tid - PID_MAX_LIMIT);
-	else if (pid < 0)
+	if (tid == UNKNOWN_TID)
 		snprintf(name, sizeof(name), "unknown task");
+	else if (tid >= PID_MAX_LIMIT)
+		snprintf(name, sizeof(name), "idle (swapper/%d)", tid - PID_MAX_LIMIT);
 	else
 		snprintf(name, sizeof(name), "%s-%d", comm_of(c, pid), pid);
 	sb_printf(&c->buf, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":", pid);
-	sb_json(&c->buf, tid >= PID_MAX_LIMIT ? "idle" : name);
+	sb_json(&c->buf, tid >= PID_MAX_LIMIT ? (tid == UNKNOWN_TID ? "unknown" : "idle") : name);
 	sb_printf(&c->buf, "}}");
 	ret = emit(c);
 	if (ret)
@@ -286,9 +287,18 @@ static int maybe_split(struct kmag_chrome *c)
 	return ret ? ret : part_open(c);
 }
 
-static int32_t track_tid(int32_t pid, int32_t cpu)
+/* The track of task @pid on @cpu: (process, thread) ids as the viewers see them. */
+static void track_ids(int32_t pid, int32_t cpu, int32_t *p, int32_t *t)
 {
-	return pid == 0 && cpu >= 0 ? PID_MAX_LIMIT + cpu : pid;
+	if (pid < 0) {
+		*p = 0;
+		*t = UNKNOWN_TID;
+	} else if (pid == 0) {
+		*p = 0;
+		*t = PID_MAX_LIMIT + (cpu >= 0 && cpu < PID_MAX_LIMIT ? cpu : 0);
+	} else {
+		*p = *t = pid;
+	}
 }
 
 /* Names the track of (@pid, @tid) the first time it is used. */
@@ -325,12 +335,14 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 static int on_call(const struct kmag_call *call, void *ctx)
 {
 	struct kmag_chrome *c = ctx;
-	int32_t pid = call->pid < 0 ? 0 : call->pid;
-	int32_t tid = call->pid < 0 ? 0 : track_tid(call->pid, call->cpu);
+	int32_t pid, tid;
 	const char *name = kmag_symtab_name(c->st, call->func);
-	uint64_t start = call->start_ns > c->origin ? call->start_ns - c->origin : 0;
+	/* a call begun before the trace is cut at its start (it is marked incomplete) */
+	uint64_t start = call->start_ns > c->origin ? call->start_ns : c->origin;
+	uint64_t end = call->end_ns > start ? call->end_ns : start;
 	int ret;
 
+	track_ids(call->pid, call->cpu, &pid, &tid);
 	ret = maybe_split(c);
 	if (!ret)
 		ret = ensure_track(c, pid, tid);
@@ -340,9 +352,9 @@ static int on_call(const struct kmag_call *call, void *ctx)
 	sb_json(&c->buf, name ? name : "?");
 	sb_printf(&c->buf, ",\"cat\":\"%s\",\"ts\":",
 		  call->ctx & (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI) ? "irq" : "func");
-	sb_us(&c->buf, start);
+	sb_us(&c->buf, start - c->origin);
 	sb_printf(&c->buf, ",\"dur\":");
-	sb_us(&c->buf, call->end_ns - call->start_ns);
+	sb_us(&c->buf, end - start);
 	sb_printf(&c->buf, ",\"pid\":%d,\"tid\":%d", pid, tid);
 	if (call->flags)
 		sb_printf(&c->buf, ",\"args\":{\"incomplete\":\"%s\"}",
@@ -400,8 +412,9 @@ static int instant(struct kmag_chrome *c, const struct kmag_event *ev)
 		sb_us(&c->buf, ts);
 		sb_printf(&c->buf, ",\"pid\":0,\"tid\":0}");
 	} else {
-		int32_t pid = ev->pid < 0 ? 0 : ev->pid, tid = ev->pid < 0 ? 0 : track_tid(ev->pid, ev->cpu);
+		int32_t pid, tid;
 
+		track_ids(ev->pid, ev->cpu, &pid, &tid);
 		ret = ensure_track(c, pid, tid);
 		if (ret)
 			return ret;

@@ -8,7 +8,7 @@
 "use strict";
 var KG = (function () {
 	var SVGNS = "http://www.w3.org/2000/svg";
-	var CHAR_W = 7.3, NODE_H = 34, VGAP = 12, HGAP = 90, MAX_CHARS = 56;
+	var CHAR_W = 7.3, NODE_H = 34, VGAP = 12, HGAP = 80, MAX_CHARS = 56, MIN_READABLE = 0.7;
 
 	// Graph g: {n, src[], dst[], outs[v] = [edge...], ins[v] = [edge...], ew[e] (rank weight)}.
 	// Returns {nodes: [{v, layer}], more: [{parent, layer, count, dir}], layerOf: Map}.
@@ -199,14 +199,20 @@ var KG = (function () {
 		this.vp.setAttribute("transform", "translate(" + this.tx.toFixed(1) + "," + this.ty.toFixed(1) +
 				     ") scale(" + this.k.toFixed(4) + ")");
 	};
-	View.prototype.fit = function () {
-		var b = this.bounds, r = this.svg.getBoundingClientRect();
+	// Shows the whole graph; unless @all, not smaller than readable, centred on the focus.
+	View.prototype.fit = function (all) {
+		var b = this.bounds, r = this.svg.getBoundingClientRect(), f = this.focusBox;
 		if (!b || !r.width || !r.height)
 			return;
 		var w = b.x1 - b.x0 + 40, h = b.y1 - b.y0 + 40;
 		this.k = Math.min(1.25, Math.max(0.08, Math.min(r.width / w, r.height / h)));
 		this.tx = (r.width - (b.x1 - b.x0) * this.k) / 2 - b.x0 * this.k;
 		this.ty = (r.height - (b.y1 - b.y0) * this.k) / 2 - b.y0 * this.k;
+		if (!all && f && this.k < MIN_READABLE) {
+			this.k = MIN_READABLE;
+			this.tx = r.width / 2 - (f.x + f.w / 2) * this.k;
+			this.ty = r.height / 2 - (f.y + NODE_H / 2) * this.k;
+		}
 		this.apply();
 	};
 
@@ -282,7 +288,9 @@ var KG = (function () {
 			}
 		});
 		this.bounds = lay.bounds;
-		this.fit();
+		var fi = lay.idx.get(focus);
+		this.focusBox = fi ? { x: fi.x, y: fi.y, w: fi.w } : null;
+		this.fit(false);
 		return { nodes: hood.nodes.length, more: hood.more.reduce(function (s, m) { return s + m.count; }, 0),
 			 edges: lay.edges.length };
 	};

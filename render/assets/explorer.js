@@ -613,14 +613,14 @@
 		["depth-up", "depth-down", "fanout", "max-nodes"].forEach(function (id) {
 			$(id).addEventListener("change", drawGraph);
 		});
-		$("fit").addEventListener("click", function () { view.fit(); });
+		$("fit").addEventListener("click", function () { view.fit(true); });
 		$("back").addEventListener("click", function () { history.back(); });
 		window.addEventListener("hashchange", function () {
 			var v = fromHash();
 			if (v >= 0 && v !== current)
 				focus(v);
 		});
-		window.addEventListener("resize", function () { view.fit(); });
+		window.addEventListener("resize", function () { view.fit(false); });
 		setupTable();
 		if (N) {
 			var v = startNode();
@@ -630,6 +630,7 @@
 		} else {
 			$("details-name").textContent = "The trace holds no function calls.";
 		}
+		document.body.setAttribute("data-ready-ms", performance.now().toFixed(1));
 		document.body.setAttribute("data-ready", "1");
 	}
 
