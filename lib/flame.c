@@ -365,7 +365,7 @@ static long group_add(struct kmag_cg_split *s, const char *name)
 /* The group of task @pid; creates it on first sight. */
 static long group_of(struct kmag_cg_split *s, int pid)
 {
-	const char *comm = pid >= 0 ? kmag_trace_comm(s->trace, pid) : NULL;
+	const char *comm = pid >= 0 && s->trace ? kmag_trace_comm(s->trace, pid) : NULL;
 	char name[320];
 	uint64_t *slot;
 	bool inserted;

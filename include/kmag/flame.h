@@ -116,8 +116,8 @@ struct kmag_cg_split;
 
 /*
  * Returns a router of @t's events into one graph per task or command name,
- * each built with @opts. @t (borrowed) names the tasks. Free with
- * kmag_cg_split_free().
+ * each built with @opts. @t (borrowed; may be NULL) names the tasks. Free
+ * with kmag_cg_split_free().
  */
 struct kmag_cg_split *kmag_cg_split_new(struct kmag_trace *t, enum kmag_split_key key,
 					const struct kmag_cg_opts *opts);
