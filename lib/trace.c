@@ -239,8 +239,7 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 		ret = kmag__text_input_open(t, err);
 	}
 	if (ret) {
-		t->ops = NULL;
-		kmag_trace_close(t);
+		kmag_trace_close(t);	/* each input's close copes with a half-open state */
 		return NULL;
 	}
 	return t;

@@ -758,6 +758,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	td->top.nr_cpus = (int)ncpus;
 	td->top.page_size = td->page_size;
+	td->v6_cpu_table_off = c->pos;
 	for (i = 0; i < ncpus; i++) {
 		td->top.cpus[i].cpu = (int)i;
 		if ((ret = cur_u64(c, &td->top.cpus[i].offset)) ||
@@ -782,6 +783,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 			kmag_err_clear(err);
 		}
 	}
+	td->v6_header_end = c->pos;
 	return 0;
 }
 

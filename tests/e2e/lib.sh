@@ -14,6 +14,20 @@ trap 'rm -rf "$T"' EXIT
 : "${FIXTURES:?FIXTURES must point at tests/fixtures}"
 TRACES="$FIXTURES/traces"
 
+# Under KMAG_VALGRIND=1 every kmag run goes through memcheck: any error or
+# leak makes kmag exit 99, which no test expects.
+if [ -n "${KMAG_VALGRIND:-}" ]; then
+	KMAG_REAL=$KMAG
+	KMAG="$T/kmag-valgrind"
+	cat >"$KMAG" <<EOS
+#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \\
+	--errors-for-leak-kinds=definite,indirect --suppressions="${SRCDIR:-.}/tests/valgrind.supp" \\
+	"$KMAG_REAL" "\$@"
+EOS
+	chmod +x "$KMAG"
+fi
+
 t_pass() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 t_fail() {
 	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $1"
