@@ -24,11 +24,18 @@ struct open_call {
 
 #define MAX_TRACKED_DEPTH 4096
 
+/* What the calls completed at one depth tell about the next call there. */
+struct level {
+	uint64_t last_end;		/* end of the last call completed at this depth */
+	uint64_t first_child_start;	/* earliest start of the calls completed deeper
+					   since then (UINT64_MAX = none): its children */
+};
+
 struct call_stack {
 	struct open_call *v;
 	size_t nr, cap;
-	uint64_t *last_end;	/* by depth: end of the last call completed there */
-	size_t nr_last_end;
+	struct level *lv;	/* by depth, for calls whose entry is missing */
+	size_t nr_lv;
 	int32_t pid;
 	uint64_t last_ts;
 };
@@ -61,7 +68,7 @@ void kmag_calls_free(struct kmag_calls *r)
 		return;
 	for (i = 0; i < r->nr; i++) {
 		free(r->stacks[i].v);
-		free(r->stacks[i].last_end);
+		free(r->stacks[i].lv);
 	}
 	free(r->stacks);
 	u64map_release(&r->index);
@@ -92,19 +99,29 @@ static struct call_stack *stack_of(struct kmag_calls *r, const struct kmag_event
 	return &r->stacks[*slot];
 }
 
-/* Remembers that a call at @depth ended at @end (for calls without an entry). */
-static int note_end(struct call_stack *s, int32_t depth, uint64_t end)
+/*
+ * Remembers a call at @depth from @start to @end: its end bounds the start of
+ * a later call at that depth whose entry is missing, and its start (or its
+ * children's) bounds that of a missing-entry call above it, which must
+ * contain it.
+ */
+static int note_call(struct call_stack *s, int32_t depth, uint64_t start, uint64_t end)
 {
-	size_t old = s->nr_last_end;
+	size_t old = s->nr_lv, i;
+	uint64_t first;
 
 	if (depth < 0 || depth >= MAX_TRACKED_DEPTH)
 		return 0;
 	if ((size_t)depth >= old) {
-		if (kmag__grow(&s->last_end, &s->nr_last_end, (size_t)depth + 1, sizeof(uint64_t)))
+		if (kmag__grow(&s->lv, &s->nr_lv, (size_t)depth + 1, sizeof(*s->lv)))
 			return -ENOMEM;
-		memset(s->last_end + old, 0, (s->nr_last_end - old) * sizeof(uint64_t));
+		for (i = old; i < s->nr_lv; i++)
+			s->lv[i] = (struct level){ 0, UINT64_MAX };
 	}
-	s->last_end[depth] = end;
+	first = s->lv[depth].first_child_start < start ? s->lv[depth].first_child_start : start;
+	s->lv[depth] = (struct level){ end, UINT64_MAX };
+	if (depth > 0 && first < s->lv[depth - 1].first_child_start)
+		s->lv[depth - 1].first_child_start = first;
 	return 0;
 }
 
@@ -118,7 +135,7 @@ static int pop_call(struct kmag_calls *r, struct call_stack *s, uint64_t end, ui
 		.ctx = o->ctx, .flags = flags,
 	};
 
-	if (note_end(s, c.depth, c.end_ns))
+	if (note_call(s, c.depth, c.start_ns, c.end_ns))
 		return -ENOMEM;
 	return r->fn(&c, r->ctx);
 }
@@ -184,19 +201,25 @@ int kmag_calls_add(struct kmag_calls *r, const struct kmag_event *ev)
 			.flags = KMAG_CALL_NO_ENTRY,
 		};
 
-		int32_t d;
+		size_t d;
 
 		/*
 		 * Keep the timeline nested even if the duration disagrees with the
 		 * timestamps: it cannot have started before the call it returned
-		 * into, nor before a call at its depth or above had ended.
+		 * into, nor before a call at its depth or above had ended; and it
+		 * contains the calls completed below it since then.
 		 */
 		if (s->nr && c.start_ns < s->v[s->nr - 1].start)
 			c.start_ns = s->v[s->nr - 1].start;
-		for (d = 0; d <= depth && (size_t)d < s->nr_last_end; d++)
-			if (c.start_ns < s->last_end[d] && s->last_end[d] <= c.end_ns)
-				c.start_ns = s->last_end[d];
-		if (note_end(s, depth, c.end_ns))
+		for (d = 0; d <= (size_t)depth && d < s->nr_lv; d++)
+			if (c.start_ns < s->lv[d].last_end && s->lv[d].last_end <= c.end_ns)
+				c.start_ns = s->lv[d].last_end;
+		for (d = (size_t)depth; d < s->nr_lv; d++)
+			if (s->lv[d].first_child_start < c.start_ns)
+				c.start_ns = s->lv[d].first_child_start;
+		for (d = (size_t)depth + 1; d < s->nr_lv; d++)
+			s->lv[d].first_child_start = UINT64_MAX;
+		if (note_call(s, depth, c.start_ns, c.end_ns))
 			return -ENOMEM;
 		return r->fn(&c, r->ctx);
 	}

@@ -6,7 +6,7 @@
 // console error, page error, dialog or non-file request fails the test.
 // Output is TAP. Screenshots go to $KMAG_SHOTS (to look at).
 //
-// Environment: KMAG (binary), FIXTURE_FG, FIXTURE_FG_BASE (trace paths),
+// Environment: KMAG (binary), FIXTURE_FG, FIXTURE_FG_BASE, FIXTURE_LOST (traces),
 // KMAG_NODE_MODULES (where `npm ci` put playwright-core), KMAG_SHOTS,
 // KMAG_CHROMIUM (default /usr/bin/chromium).
 "use strict";
@@ -157,6 +157,18 @@ async function testEscaping(ctx) {
 	await page.close();
 }
 
+async function testLost(ctx) {
+	const html = path.join(work, "lost.html");
+	kmag(["html", "-o", html, process.env.FIXTURE_LOST]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	ok(await page.isVisible("#lost"), "a trace with lost events shows the banner");
+	const lost = await text(page, "#lost");
+	ok(/CPU0: [\d,]+ events lost \([\d.]+%\)/.test(lost) && /CPU1: /.test(lost), "per CPU, with counts", lost);
+	ok(problems.length === 0, "no errors on the lost-events page", problems.join("\n"));
+	await page.close();
+}
+
 async function testDiff(ctx) {
 	const html = path.join(work, "diff.html");
 	kmag(["diff", "-F", "html", "-o", html, process.env.FIXTURE_FG_BASE, process.env.FIXTURE_FG]);
@@ -231,6 +243,7 @@ async function main() {
 	try {
 		await testExplorer(ctx);
 		await testEscaping(ctx);
+		await testLost(ctx);
 		await testDiff(ctx);
 		await testFlame(ctx);
 	} catch (e) {

@@ -2,9 +2,11 @@
 # kmag flame: folded stacks that add up to the report, the SVG, per-task and
 # reversed stacks, and a clear refusal for function-tracer data.
 . "$(dirname "$0")/lib.sh"
+# the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
+diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
 H="$SRCDIR/tests/e2e/helpers"
-FG=$(fixture_trace diff-fg-tmpfs.dat)
-FN=$(fixture_trace diff-fn-base.dat)
+FG=$(diff_fixture diff-fg-tmpfs.dat)
+FN=$(diff_fixture diff-fn-base.dat)
 
 "$KMAG" report -F csv -n 0 "$FG" >"$T/report.csv"
 t_ok "flame writes SVG and folded stacks" "$KMAG" flame -o "$T/f.svg" --folded "$T/f.folded" "$FG"
@@ -37,6 +39,15 @@ t_ok "per pid" "$KMAG" flame --per pid --folded "$T/pp.folded" "$FG"
 t_grep "per pid base frames are comm-pid" '^dd-[0-9]+;ksys_' "$T/pp.folded"
 t_ok "--pid filters the stacks" "$KMAG" flame --pid "$(grep -o '^dd-[0-9]*' "$T/pp.folded" | head -1 | cut -d- -f2)" --folded "$T/pid.folded" "$FG"
 t_nogrep "only that task's stacks remain" 'proc_reg_read|seq_read' "$T/pid.folded"
+# real traces from the VM fixture set: events lost, two CPUs, every function
+for f in fg-lost-v6 fg-2cpu-v6 fg-all-cpu0-v6; do
+	tr=$(fixture_trace $f.dat)
+	"$KMAG" report -F csv -n 0 "$tr" >"$T/$f.csv" 2>/dev/null
+	t_ok "$f: folded stacks add up to the report" \
+		sh -c "'$KMAG' flame --folded '$T/$f.folded' '$tr' 2>'$T/$f.err' && python3 '$H/folded-check.py' '$T/$f.folded' '$T/$f.csv' self_ns"
+done
+t_grep "fg-lost-v6: the lost events are reported" 'CPU1: 2633 events lost' "$T/fg-lost-v6.err"
+t_grep "fg-lost-v6: calls whose frames are lost sit under [unknown]" '\[unknown\]' "$T/fg-lost-v6.folded"
 t_exit "function tracer data has no stacks" 1 "$KMAG" flame -o "$T/x.svg" "$FN"
 t_grep "and kmag says so" 'function tracer.*function_graph' "$T/err"
 t_ok "nothing was written for it" test ! -e "$T/x.svg"

@@ -2,9 +2,11 @@
 # kmag export: Chrome trace events that parse and nest per thread (also when
 # split into parts), folded stacks, CSV, JSON and DOT of the graph.
 . "$(dirname "$0")/lib.sh"
+# the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
+diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
 H="$SRCDIR/tests/e2e/helpers"
-FG=$(fixture_trace diff-fg-tmpfs.dat)
-FN=$(fixture_trace diff-fn-base.dat)
+FG=$(diff_fixture diff-fg-tmpfs.dat)
+FN=$(diff_fixture diff-fn-base.dat)
 
 calls=$("$KMAG" report -F csv -n 0 "$FG" | awk -F, 'NR > 1 { s += $2 } END { print s }')
 t_ok "chrome export to a file" "$KMAG" export -F chrome -o "$T/c.json" "$FG"
@@ -24,6 +26,19 @@ t_ok "chrome export to stdout" sh -c "'$KMAG' export -F chrome '$FG' >'$T/o.json
 t_ok "parses too" python3 "$H/chrome-check.py" "$T/o.json"
 t_exit "function tracer data cannot become a timeline" 1 "$KMAG" export -F chrome -o "$T/fn.json" "$FN"
 t_grep "kmag says why" 'function tracer.*function_graph' "$T/err"
+
+# real traces from the VM fixture set
+for f in fg-lost-v6 fg-2cpu-v6 fg-sched-v6; do
+	tr=$(fixture_trace $f.dat)
+	n=$("$KMAG" report -F csv -n 0 "$tr" 2>/dev/null | awk -F, 'NR > 1 { s += $2 } END { print s }')
+	t_ok "$f: exported calls nest on every thread" \
+		sh -c "'$KMAG' export -F chrome -o '$T/$f.json' '$tr' 2>/dev/null && python3 '$H/chrome-check.py' '$T/$f.json' >'$T/$f.check'"
+	t_grep "$f: one event per call ($n)" "^calls=$n " "$T/$f.check"
+done
+t_eq "fg-lost-v6: every gap is marked" 28 "$(grep -c '"cat":"lost"' "$T/fg-lost-v6.json")"
+t_grep "fg-lost-v6: with its count" '"name":"[0-9]+ events lost on CPU[01]"' "$T/fg-lost-v6.json"
+t_eq "fg-sched-v6: the sched_switch events are instants" 179 "$(grep -c '"name":"sched_switch","cat":"sched"' "$T/fg-sched-v6.json")"
+t_grep "fg-sched-v6: idle tasks get one track per CPU" '"thread_name","pid":0,"tid":4194305,"args":\{"name":"idle \(swapper/1\)"' "$T/fg-sched-v6.json"
 
 # incomplete calls: the trace starts inside a call and ends inside another
 cat >"$T/cut.txt" <<'TXT'

@@ -4,10 +4,12 @@
 # flagged as added, the doubled calls as growth; the reverse diff and a
 # trace against itself must say the opposite and nothing.
 . "$(dirname "$0")/lib.sh"
-A=$(fixture_trace diff-fg-base.dat)
-B=$(fixture_trace diff-fg-tmpfs.dat)
-FA=$(fixture_trace diff-fn-base.dat)
-FB=$(fixture_trace diff-fn-tmpfs.dat)
+# the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
+diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
+A=$(diff_fixture diff-fg-base.dat)
+B=$(diff_fixture diff-fg-tmpfs.dat)
+FA=$(diff_fixture diff-fn-base.dat)
+FB=$(diff_fixture diff-fn-tmpfs.dat)
 
 # status NAME JSON: "status callsA callsB" of function NAME
 status() { python3 -c "

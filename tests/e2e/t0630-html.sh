@@ -2,8 +2,10 @@
 # kmag html: one self-contained page, names escaped in the embedded data,
 # options checked. (What the page does in a browser: t0650-browser.)
 . "$(dirname "$0")/lib.sh"
-FG=$(fixture_trace diff-fg-tmpfs.dat)
-FN=$(fixture_trace diff-fn-tmpfs.dat)
+# the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
+diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
+FG=$(diff_fixture diff-fg-tmpfs.dat)
+FN=$(diff_fixture diff-fn-tmpfs.dat)
 
 t_ok "html page of a function_graph trace" "$KMAG" html -o "$T/p.html" "$FG"
 t_grep "it is an HTML document" '^<!DOCTYPE html>' "$T/p.html"
@@ -31,6 +33,14 @@ t_exit "--focus of an unknown function" 1 "$KMAG" html --focus generic_perform -
 t_grep "suggests close names" 'similar names: .*generic_perform_write' "$T/err"
 t_ok "function tracer traces get a page too" "$KMAG" html -o "$T/fn.html" "$FN"
 t_grep "marked as having no stacks" '"hasStacks":false' "$T/fn.html"
+LOST=$(fixture_trace fn-lost-v6.dat)
+t_ok "a trace with lost events" "$KMAG" html -o "$T/l.html" "$LOST"
+t_ok "carries the loss per CPU for the banner" python3 -c "
+import json, re
+page = open('$T/l.html').read()
+d = json.loads(re.search(r'id=\"kmag-data\">(.*?)</script>', page, re.S).group(1))
+assert [c['cpu'] for c in d['lost']] == [0, 1], d['lost']
+assert all(c['lost'] > 0 and c['gaps'] > 0 for c in d['lost']), d['lost']"
 t_ok "to stdout" sh -c "'$KMAG' html -o - '$FG' >'$T/s.html'"
 t_ok "same page" cmp "$T/s.html" "$T/p.html"
 

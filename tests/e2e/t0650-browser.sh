@@ -3,6 +3,8 @@
 # chromium driven by playwright-core, which `npm ci` installs into the build
 # directory from tests/browser/package-lock.json on first run.
 . "$(dirname "$0")/lib.sh"
+# the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
+diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
 chromium=${KMAG_CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$chromium" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	echo "1..0 # SKIP needs $chromium, node and npm (scripts/deps.sh --test installs them)"
@@ -20,6 +22,7 @@ if ! cmp -s "$src/package-lock.json" "$deps/package-lock.json" ||
 		exit 1
 	fi
 fi
-FIXTURE_FG=$(fixture_trace diff-fg-tmpfs.dat) FIXTURE_FG_BASE=$(fixture_trace diff-fg-base.dat) \
+FIXTURE_FG=$(diff_fixture diff-fg-tmpfs.dat) FIXTURE_FG_BASE=$(diff_fixture diff-fg-base.dat) \
+FIXTURE_LOST=$(fixture_trace fn-lost-v6.dat) \
 KMAG_NODE_MODULES="$deps/node_modules" KMAG_SHOTS="$(dirname "$KMAG")/tests/browser-shots" \
 KMAG_CHROMIUM="$chromium" node "$src/pages.test.js"

@@ -84,6 +84,22 @@ static void entry_without_exit_is_closed_by_a_sibling(void)
 	kmag_calls_free(r);
 }
 
+static void missing_entry_contains_its_children(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_calls *r = kmag_calls_new(collect, &g);
+
+	/* the trace starts inside a(): b() is seen whole, then a() returns; its
+	   duration (15) would start it after b() */
+	ev(r, ENTRY, 4, 1, 2, 10, NODUR);
+	ev(r, EXIT, 4, 1, 2, 20, 10);
+	ev(r, EXIT, 4, 0, 1, 30, 15);
+	CHECK_EQ(kmag_calls_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(g.n, 2);
+	check_call(&g.c[1], 1, 10, 30, KMAG_CALL_NO_ENTRY);
+	kmag_calls_free(r);
+}
+
 static void needs_timestamps(void)
 {
 	struct got g = { .n = 0 };
@@ -97,6 +113,7 @@ static void needs_timestamps(void)
 const struct test_case calls_tests[] = {
 	{ "calls nest, lost exits and entries", nesting_and_gaps },
 	{ "a sibling ends a call whose exit is lost", entry_without_exit_is_closed_by_a_sibling },
+	{ "a call without its entry contains its children", missing_entry_contains_its_children },
 	{ "function_graph events need timestamps", needs_timestamps },
 	TEST_LIST_END,
 };

@@ -1,10 +1,11 @@
 # tests/vm/guest/rec-diff.sh - the `kmag diff` fixture pairs: the same
 # workload recorded twice, once as is ("base") and once with one extra step
 # ("tmpfs": the same data also written to a tmpfs file). Self-contained (no
-# lib.sh) so it runs from any checkout; see tests/fixtures/traces/README.diff.md.
+# lib.sh) so it runs from any checkout; see the diff/ section of tests/fixtures/traces/README.md.
 # Run on the host:
 #   tests/vm/vm-run.sh --kernel 6.1 --bin trace-cmd --timeout 600 \
 #       --script tests/vm/guest/rec-diff.sh --out vm-out/diff
+# then: xz -9e the four .dat files into tests/fixtures/traces/diff/
 set -e
 cd "$OUT"
 trace-cmd --version 2>&1 | head -n 1 >trace-cmd-version.txt
