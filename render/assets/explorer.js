@@ -602,7 +602,9 @@
 	}
 
 	function boot() {
+		var tm = { start: performance.now() };
 		build();
+		tm.build = performance.now();
 		header();
 		legend();
 		view = new KG.View($("graph"), $("viewport"));
@@ -622,6 +624,7 @@
 		});
 		window.addEventListener("resize", function () { view.fit(false); });
 		setupTable();
+		tm.table = performance.now();
 		if (N) {
 			var v = startNode();
 			if (fromHash() !== v)	// give the first function a history entry of its own
@@ -630,6 +633,8 @@
 		} else {
 			$("details-name").textContent = "The trace holds no function calls.";
 		}
+		tm.focus = performance.now();
+		window.kmagTimings = tm;	// for benchmarks (bench/page-load.js)
 		document.body.setAttribute("data-ready-ms", performance.now().toFixed(1));
 		document.body.setAttribute("data-ready", "1");
 	}

@@ -71,8 +71,11 @@ async function relNames(page, id) {
 }
 
 async function testExplorer(ctx) {
-	const html = path.join(work, "explorer.html");
-	kmag(["html", "-o", html, process.env.FIXTURE_FG]);
+	const html = path.join(work, "explorer.html"), map = path.join(work, "seed.map");
+	fs.writeFileSync(map, ["generic_perform_write|mm/filemap.c", "shmem_write_begin|mm/shmem.c",
+			       "shmem_write_end|mm/shmem.c", "ksys_write|fs/read_write.c",
+			       "vfs_write|fs/read_write.c", ""].join("\n"));
+	kmag(["html", "--symbol-map", map, "-o", html, process.env.FIXTURE_FG]);
 	const { page, problems } = await open(ctx, html);
 	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
 	note(`explorer page ready ${await readyMs(page)} ms after navigation start (${fs.statSync(html).size} bytes)`);
@@ -91,6 +94,7 @@ async function testExplorer(ctx) {
 	ok(names.includes("__generic_file_write_iter"), "the graph shows its caller", names.join(" "));
 	ok(names.includes("shmem_write_begin") && names.includes("shmem_write_end"), "and its callees", names.join(" "));
 	ok((await relNames(page, "callers")).includes("__generic_file_write_iter"), "the callers list names the caller");
+	ok(await text(page, "#details-source") === "mm/filemap.c", "its source file is shown");
 	ok((await relNames(page, "callees")).includes("shmem_write_begin"), "the callees list names the callee");
 	ok(await page.$eval("#viewport g.node.focus", (g) => g.getAttribute("data-name")) === "generic_perform_write",
 	   "the focused function is marked in the graph");
@@ -126,6 +130,19 @@ async function testExplorer(ctx) {
 		Array.from(document.querySelectorAll("#table-body tr")).every((tr) => tr.dataset.name.includes("shmem_")));
 	const rows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name));
 	ok(rows.length > 3 && rows.every((r) => r.includes("shmem_")), "the name filter keeps matching rows only", rows.join(" "));
+	await page.fill("#name-filter", "");
+	await page.fill("#path-filter", "/mm");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length === 3);
+	let srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
+	ok(srcRows.join(" ") === "generic_perform_write shmem_write_begin shmem_write_end",
+	   "the path filter /mm keeps the functions from mm/", srcRows.join(" "));
+	await page.fill("#path-filter", "fs/*_write.c");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length === 2);
+	srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
+	ok(srcRows.join(" ") === "ksys_write vfs_write", "a glob path filter works too", srcRows.join(" "));
+	await page.fill("#path-filter", "");
+	await page.fill("#name-filter", "shmem_");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length > 3);
 	await page.click("#table-body tr[data-name='shmem_write_end']");
 	await page.waitForFunction(() => document.getElementById("details-name").textContent === "shmem_write_end");
 	ok(true, "clicking a table row focuses the function");

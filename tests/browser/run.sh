@@ -1,8 +1,9 @@
 #!/bin/bash
 # Browser tests of the generated pages (tests/browser/pages.test.js): Debian's
 # chromium driven by playwright-core, which `npm ci` installs into the build
-# directory from tests/browser/package-lock.json on first run.
-. "$(dirname "$0")/lib.sh"
+# directory from tests/browser/package-lock.json on first run. Meson runs this
+# as suite "browser"; the environment is that of the e2e tests.
+. "$SRCDIR/tests/e2e/lib.sh"
 # the kmag diff fixture pairs (tests/fixtures/traces/diff/, see its README section)
 diff_fixture() { mkdir -p "$T/diff" && fixture_trace "diff/$1"; }
 chromium=${KMAG_CHROMIUM:-/usr/bin/chromium}
