@@ -55,8 +55,9 @@ struct kmag_chrome {
 	struct kmag_chrome_stats stats;
 	uint64_t origin;		/* ts of the first event */
 	uint64_t last_ts;
-	struct named_task *named;	/* tracks named so far (repeated in every part) */
+	struct named_task *named;	/* tracks named so far (repeated in every part), by key */
 	size_t nr_named, cap_named;
+	uint64_t last_track;		/* key of the last track looked up */
 	struct strbuf buf;
 	struct kmag_err err;
 	bool failed;
@@ -301,24 +302,33 @@ static void track_ids(int32_t pid, int32_t cpu, int32_t *p, int32_t *t)
 	}
 }
 
+static uint64_t track_key(int32_t pid, int32_t tid)
+{
+	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
+}
+
 /* Names the track of (@pid, @tid) the first time it is used. */
 static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 {
-	size_t i;
+	uint64_t key = track_key(pid, tid);
+	size_t lo = 0, hi = c->nr_named;
 
-	/* most events hit one of the last few tracks */
-	for (i = c->nr_named; i-- > 0 && c->nr_named - i <= 8;)
-		if (c->named[i].tid == tid && c->named[i].pid == pid)
-			return 0;
-	for (i = 0; i < c->nr_named; i++)
-		if (c->named[i].tid == tid && c->named[i].pid == pid) {
-			struct named_task t = c->named[i];
+	if (c->nr_named && key == c->last_track)
+		return 0;
+	/* named[] is sorted by key: binary search, insert in place when new */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = track_key(c->named[mid].pid, c->named[mid].tid);
 
-			/* move to the end so the quick scan above finds it next time */
-			memmove(&c->named[i], &c->named[i + 1], (c->nr_named - i - 1) * sizeof(t));
-			c->named[c->nr_named - 1] = t;
+		if (k == key) {
+			c->last_track = key;
 			return 0;
 		}
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	if (c->nr_named == c->cap_named) {
 		size_t cap = c->cap_named ? c->cap_named * 2 : 64;
 		struct named_task *n = realloc(c->named, cap * sizeof(*n));
@@ -328,7 +338,10 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 		c->named = n;
 		c->cap_named = cap;
 	}
-	c->named[c->nr_named++] = (struct named_task){ pid, tid };
+	memmove(&c->named[lo + 1], &c->named[lo], (c->nr_named - lo) * sizeof(*c->named));
+	c->named[lo] = (struct named_task){ pid, tid };
+	c->nr_named++;
+	c->last_track = key;
 	return name_track(c, pid, tid);
 }
 

@@ -401,7 +401,7 @@
 
 	// ---- function table ----
 
-	var table = { cols: [], sortKey: null, desc: true, rows: [], shown: 0 };
+	var table = { cols: [], sortKey: null, desc: true, rows: [], shown: 0, rowOf: new Map(), marked: null };
 	function columns() {
 		var c = [{ key: "name", title: "Function", left: true, get: function (v) { return G.name[v]; } }];
 		if (diff) {
@@ -489,6 +489,8 @@
 		});
 		table.rows = rows;
 		table.shown = 0;
+		table.rowOf = new Map();
+		table.marked = null;
 		var body = $("table-body");
 		while (body.firstChild)
 			body.removeChild(body.firstChild);
@@ -506,6 +508,7 @@
 		for (var i = table.shown; i < end; i++) {
 			var v = table.rows[i], tr = make("tr");
 			tr.setAttribute("data-name", G.name[v]);
+			table.rowOf.set(v, tr);
 			tr.addEventListener("click", go.bind(null, v));
 			table.cols.forEach(function (c) {
 				var x = c.get(v), td = make("td", c.key === "name" ? "fn" : c.src ? "src" : c.left ? "left" : "");
@@ -535,15 +538,13 @@
 		markRow();
 	}
 
+	// Highlights the focused function's row (rows are looked up, not scanned).
 	function markRow() {
-		var body = $("table-body");
-		Array.prototype.forEach.call(body.querySelectorAll("tr.current"), function (tr) { tr.classList.remove("current"); });
-		if (current < 0)
-			return;
-		Array.prototype.forEach.call(body.children, function (tr) {
-			if (tr.getAttribute("data-name") === G.name[current])
-				tr.classList.add("current");
-		});
+		if (table.marked)
+			table.marked.classList.remove("current");
+		table.marked = current >= 0 ? table.rowOf.get(current) || null : null;
+		if (table.marked)
+			table.marked.classList.add("current");
 	}
 
 	function setupTable() {
