@@ -37,7 +37,14 @@ static const char diff_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_ALL = OPT_INPUT_LAST + 1, OPT_COLOR, OPT_CALLS_PCT, OPT_TIME_PCT, OPT_TIME_MIN, OPT_SYMMAP };
+enum {
+	OPT_ALL = OPT_INPUT_LAST + 1,
+	OPT_COLOR,
+	OPT_CALLS_PCT,
+	OPT_TIME_PCT,
+	OPT_TIME_MIN,
+	OPT_SYMMAP,
+};
 
 struct diff_args {
 	const char *format, *output, *symmap;

@@ -267,12 +267,14 @@ static int export_graph(const struct export_args *a, struct cli_input *in)
 		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
 	} else {
 		struct kmag_report r = {
-			.cg = g.cg, .st = kmag_trace_symtab(g.trace), .info = kmag_trace_info(g.trace),
-			.input = g.path, .filters = g.filters, .sort = KMAG_SORT_CALLS, .focus = -1,
+			.cg = g.cg, .st = kmag_trace_symtab(g.trace),
+			.info = kmag_trace_info(g.trace), .input = g.path, .filters = g.filters,
+			.sort = KMAG_SORT_CALLS, .focus = -1,
 			.srcline = src.map ? cli_srcline_fn : NULL, .srcline_ctx = &src,
 		};
 
-		ret = (a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r)) ? -EIO : 0;
+		ret = a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r);
+		ret = ret ? -EIO : 0;
 	}
 	if (out != stdout && fclose(out) && !ret)
 		ret = -EIO;

@@ -268,8 +268,8 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 	}
 	ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL);
 	if (ret == -ENODATA)
-		ret = no_stacks(kmag_cg_summary(g.cg)->func_events, kmag_cg_summary(g.cg)->has_stacks,
-				g.trace, g.path, g.filters);
+		ret = no_stacks(kmag_cg_summary(g.cg)->func_events,
+				kmag_cg_summary(g.cg)->has_stacks, g.trace, g.path, g.filters);
 	else if (ret)
 		ret = cli_error("out of memory");
 	if (!ret && kmag_flame_finish(fl, a.weight))

@@ -77,8 +77,10 @@ void kmag_calls_free(struct kmag_calls *r)
 
 static struct call_stack *stack_of(struct kmag_calls *r, const struct kmag_event *ev)
 {
+	/* idle (pid 0) and unknown tasks: one stack per CPU, apart from real pids */
 	uint64_t key = ev->pid > 0 ? (uint64_t)(uint32_t)ev->pid :
-				     1ull << 32 | (uint32_t)(ev->cpu + 1) | (uint64_t)(ev->pid < 0) << 33;
+				     1ull << 32 | (uint32_t)(ev->cpu + 1) |
+					     (uint64_t)(ev->pid < 0) << 33;
 	uint64_t *slot;
 	bool inserted;
 

@@ -154,7 +154,8 @@ static int match_edges(struct kmag_cgdiff *d, const uint32_t *diff_of_b)
 		long ib = -1;
 
 		if (caller->node_b >= 0 && callee->node_b >= 0)
-			ib = kmag_cg_edge_index(d->b, (uint32_t)caller->node_b, (uint32_t)callee->node_b);
+			ib = kmag_cg_edge_index(d->b, (uint32_t)caller->node_b,
+						(uint32_t)callee->node_b);
 		if (ib >= 0)
 			seen_b[ib] = 1;
 		if (add_edge(d, ea[i].caller, ea[i].callee, &ea[i], ib >= 0 ? &eb[ib] : NULL)) {

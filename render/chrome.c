@@ -210,7 +210,8 @@ static int part_open(struct kmag_chrome *c)
 	if (c->o.path) {
 		char *path;
 		const char *dot = strrchr(c->o.path, '.'), *slash = strrchr(c->o.path, '/');
-		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->o.path) : strlen(c->o.path);
+		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->o.path) :
+							       strlen(c->o.path);
 		char **paths = realloc(c->paths, (c->nr_paths + 1) * sizeof(*paths));
 
 		if (!paths)
@@ -485,7 +486,8 @@ int kmag_chrome_finish(struct kmag_chrome *c, struct kmag_err *err)
 	int ret = c->failed ? -c->err.code : 0;
 
 	if (!ret)
-		ret = kmag_calls_finish(c->calls, c->origin == KMAG_TS_NONE ? KMAG_TS_NONE : c->last_ts);
+		ret = kmag_calls_finish(c->calls,
+					c->origin == KMAG_TS_NONE ? KMAG_TS_NONE : c->last_ts);
 	if (c->out) {
 		int r = part_close(c);
 

@@ -39,7 +39,8 @@ static void time_or_dash(char *buf, size_t len, const struct kmag_cg_stats *st, 
 		snprintf(buf, len, "-");
 }
 
-static void input_line(FILE *out, const char *tag, const char *path, const struct kmag_trace_info *i)
+static void input_line(FILE *out, const char *tag, const char *path,
+		       const struct kmag_trace_info *i)
 {
 	char ev[32], dur[32];
 
@@ -127,12 +128,14 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 	size_t n = kmag_cgdiff_nr_edges(d), i, shown = 0;
 	size_t changes = n - kmag_cgdiff_count_edges(d, KMAG_DIFF_SAME);
 
+	bool has_time = kmag_cgdiff_has_time(d);
+
 	fprintf(out, "\nChanged call edges (%zu), largest change first:\n", changes);
-	fprintf(out, "%11s %11s %9s %-8s  %s\n", "Calls A", "Calls B", "Delta", "Status",
-		"Caller -> callee");
+	fprintf(out, "%11s %11s %9s %12s %-8s  %s\n", "Calls A", "Calls B", "Delta", "Delta time",
+		"Status", "Caller -> callee");
 	for (i = 0; i < n; i++) {
 		const struct kmag_diff_edge *x = &e[order[i]];
-		char a[40];
+		char a[40], t[48];
 
 		if (x->status == KMAG_DIFF_SAME)
 			continue;
@@ -142,15 +145,30 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 		}
 		shown++;
 		signed_count(a, sizeof(a), x->a.calls, x->b.calls);
+		if (has_time)
+			signed_time(t, sizeof(t), x->a.total_ns, x->b.total_ns);
+		else
+			snprintf(t, sizeof(t), "-");
 		if (colour)
 			fputs(colour_of(x->status), out);
-		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %-8s  %s -> %s%s", x->a.calls, x->b.calls,
-			a, kmag_diff_status_name(x->status), f[x->caller].name, f[x->callee].name,
-			x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
+		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %12s %-8s  %s -> %s%s", x->a.calls,
+			x->b.calls, a, t, kmag_diff_status_name(x->status), f[x->caller].name,
+			f[x->callee].name, x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
 		fputs(colour ? "\033[0m\n" : "\n", out);
 	}
 	if (!shown)
 		fprintf(out, "%11s (none)\n", "");
+}
+
+static void summary_line(FILE *out, const char *what, size_t in_a, size_t in_b,
+			 const struct kmag_cgdiff *d, bool edges)
+{
+	size_t (*count)(const struct kmag_cgdiff *, enum kmag_diff_status) =
+		edges ? kmag_cgdiff_count_edges : kmag_cgdiff_count_funcs;
+
+	fprintf(out, "# %s %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
+		what, in_a, in_b, count(d, KMAG_DIFF_ADDED), count(d, KMAG_DIFF_REMOVED),
+		count(d, KMAG_DIFF_GREW), count(d, KMAG_DIFF_SHRANK), count(d, KMAG_DIFF_SAME));
 }
 
 int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
@@ -178,14 +196,8 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 	input_line(out, "B", r->input_b, r->info_b);
 	if (r->filters && *r->filters)
 		fprintf(out, "# filters: %s\n", r->filters);
-	fprintf(out, "# functions: %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
-		fa, fb, kmag_cgdiff_count_funcs(d, KMAG_DIFF_ADDED),
-		kmag_cgdiff_count_funcs(d, KMAG_DIFF_REMOVED), kmag_cgdiff_count_funcs(d, KMAG_DIFF_GREW),
-		kmag_cgdiff_count_funcs(d, KMAG_DIFF_SHRANK), kmag_cgdiff_count_funcs(d, KMAG_DIFF_SAME));
-	fprintf(out, "# edges:     %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
-		ea, eb, kmag_cgdiff_count_edges(d, KMAG_DIFF_ADDED),
-		kmag_cgdiff_count_edges(d, KMAG_DIFF_REMOVED), kmag_cgdiff_count_edges(d, KMAG_DIFF_GREW),
-		kmag_cgdiff_count_edges(d, KMAG_DIFF_SHRANK), kmag_cgdiff_count_edges(d, KMAG_DIFF_SAME));
+	summary_line(out, "functions:", fa, fb, d, false);
+	summary_line(out, "edges:    ", ea, eb, d, true);
 	if (!kmag_cgdiff_has_time(d))
 		fputs("# (no durations in both traces: changes are in calls only)\n", out);
 	func_section(out, r, fo, KMAG_DIFF_ADDED, "Added functions, only in B", colour);
@@ -227,20 +239,25 @@ static void json_input(FILE *out, const char *path, const struct kmag_trace_info
 	kmag_fput_json_string(out, path);
 	fputs(", \"tracer\": ", out);
 	kmag_fput_json_string(out, kmag_tracer_name(i->tracer));
-	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64 ", \"lost_unknown\": %s}",
-		i->events, i->lost, i->lost_unknown ? "true" : "false");
+	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64,
+		i->events, i->lost);
+	fprintf(out, ", \"lost_unknown\": %s}", i->lost_unknown ? "true" : "false");
 }
 
 static void json_counts(FILE *out, const struct kmag_cgdiff *d, bool edges)
 {
-	static const enum kmag_diff_status all[] = { KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW,
-						     KMAG_DIFF_SHRANK, KMAG_DIFF_SAME };
+	static const enum kmag_diff_status all[] = {
+		KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW, KMAG_DIFF_SHRANK, KMAG_DIFF_SAME,
+	};
 	size_t i;
+
+	size_t (*count)(const struct kmag_cgdiff *, enum kmag_diff_status) =
+		edges ? kmag_cgdiff_count_edges : kmag_cgdiff_count_funcs;
 
 	fputc('{', out);
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		fprintf(out, "%s\"%s\": %zu", i ? ", " : "", kmag_diff_status_name(all[i]),
-			edges ? kmag_cgdiff_count_edges(d, all[i]) : kmag_cgdiff_count_funcs(d, all[i]));
+			count(d, all[i]));
 	fputc('}', out);
 }
 

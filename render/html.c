@@ -162,6 +162,17 @@ static void trace_facts(FILE *out, const char *prefix, const char *input,
 	lost_list(out, info);
 }
 
+/* Caller (or callee) of edge @i, as a function index. */
+static uint32_t edge_end(const struct kmag_explore *x, size_t i, bool caller)
+{
+	if (x->diff) {
+		const struct kmag_diff_edge *e = &kmag_cgdiff_edges(x->diff)[i];
+
+		return caller ? e->caller : e->callee;
+	}
+	return caller ? kmag_cg_edges(x->cg)[i].caller : kmag_cg_edges(x->cg)[i].callee;
+}
+
 /* Name, symtab id and symtab of function @i (for source lookups). */
 static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id)
 {
@@ -255,15 +266,14 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 	}
 	fputs(",\"edge\":{\"src\":[", out);
 	for (i = 0; i < ne; i++)
-		fprintf(out, "%s%u", i ? "," : "",
-			x->diff ? kmag_cgdiff_edges(x->diff)[i].caller : kmag_cg_edges(x->cg)[i].caller);
+		fprintf(out, "%s%u", i ? "," : "", edge_end(x, i, true));
 	fputs("],\"dst\":[", out);
 	for (i = 0; i < ne; i++)
-		fprintf(out, "%s%u", i ? "," : "",
-			x->diff ? kmag_cgdiff_edges(x->diff)[i].callee : kmag_cg_edges(x->cg)[i].callee);
+		fprintf(out, "%s%u", i ? "," : "", edge_end(x, i, false));
 	fputs("],\"irq\":[", out);
 	for (i = 0; i < ne; i++) {
-		uint32_t fl = x->diff ? kmag_cgdiff_edges(x->diff)[i].flags : kmag_cg_edges(x->cg)[i].flags;
+		uint32_t fl = x->diff ? kmag_cgdiff_edges(x->diff)[i].flags :
+					kmag_cg_edges(x->cg)[i].flags;
 
 		fprintf(out, "%s%d", i ? "," : "", fl & KMAG_EDGE_IRQ ? 1 : 0);
 	}
@@ -326,7 +336,8 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 		if (key == 5 && !strncmp(m + 2, "TITLE", 5))
 			render_fput_xml(out, title);
 		else if (key == 3 && !strncmp(m + 2, "CSS", 3))
-			render_fput_bytes(out, kmag_asset_explorer_css, kmag_asset_explorer_css_len);
+			render_fput_bytes(out, kmag_asset_explorer_css,
+					  kmag_asset_explorer_css_len);
 		else if (key == 2 && !strncmp(m + 2, "JS", 2)) {
 			render_fput_bytes(out, kmag_asset_explorer_graph_js,
 					  kmag_asset_explorer_graph_js_len);

@@ -18,8 +18,8 @@ extern "C" {
 #endif
 
 enum kmag_call_flags {
-	KMAG_CALL_NO_ENTRY = 1u << 0,	/* the entry is not in the trace: start = end - duration */
-	KMAG_CALL_NO_EXIT = 1u << 1,	/* the exit is not in the trace: end = when it was seen gone */
+	KMAG_CALL_NO_ENTRY = 1u << 0,	/* entry not in the trace: start = end - duration */
+	KMAG_CALL_NO_EXIT = 1u << 1,	/* exit not in the trace: end = when it was seen gone */
 };
 
 struct kmag_call {

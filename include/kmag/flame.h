@@ -103,7 +103,8 @@ struct kmag_flame_svg_opts {
  * time, click zooms into a frame, Ctrl-F / the search button highlights
  * matching frames. Returns 0 or -EIO.
  */
-int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kmag_flame_svg_opts *o);
+int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f,
+			 const struct kmag_flame_svg_opts *o);
 
 /* ---- one call graph per task ---- */
 

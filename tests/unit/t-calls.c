@@ -104,7 +104,8 @@ static void needs_timestamps(void)
 {
 	struct got g = { .n = 0 };
 	struct kmag_calls *r = kmag_calls_new(collect, &g);
-	struct kmag_event e = { .type = ENTRY, .pid = 1, .depth = 0, .func = 1, .ts = KMAG_TS_NONE };
+	struct kmag_event e = { .type = ENTRY, .pid = 1, .depth = 0, .func = 1,
+				.ts = KMAG_TS_NONE };
 
 	CHECK_EQ(kmag_calls_add(r, &e), -ENODATA);
 	kmag_calls_free(r);

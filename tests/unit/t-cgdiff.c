@@ -12,7 +12,8 @@ static struct kmag_cg *graph(struct kmag_symtab *st, const char *const *calls)
 	CHECK(cg);
 	for (i = 0; calls[i]; i++) {
 		char buf[64], *gt, *star;
-		struct kmag_event ev = { .type = KMAG_EV_FUNC, .pid = 1, .cpu = 0, .ts = (uint64_t)i };
+		struct kmag_event ev = { .type = KMAG_EV_FUNC, .pid = 1, .cpu = 0,
+					 .ts = (uint64_t)i };
 
 		snprintf(buf, sizeof(buf), "%s", calls[i]);
 		gt = strchr(buf, '>');
@@ -122,7 +123,7 @@ static void text_rendering(void)
 	CHECK(strstr(buf, "# functions: 3 in A, 3 in B: 1 added, 1 removed, 1 grew, 0 shrank, 1 unchanged\n"));
 	CHECK(strstr(buf, "          1           -  d\n"));
 	CHECK(strstr(buf, "          2           4        +2           -           -            -  b\n"));
-	CHECK(strstr(buf, "          0           1        +1 added     a -> d\n"));
+	CHECK(strstr(buf, "          0           1        +1            - added     a -> d\n"));
 	free(buf);
 	kmag_cgdiff_free(d);
 	kmag_cg_free(a);

@@ -30,8 +30,9 @@ static void fx_release(struct fx *x)
 /* entry of @name at @depth for task @pid, @dt ns after the previous event */
 static void enter(struct fx *x, int pid, int depth, const char *name, uint64_t dt)
 {
-	struct kmag_event ev = { .type = KMAG_EV_GRAPH_ENTRY, .cpu = 0, .pid = pid, .depth = depth,
-				 .repeat = 1, .parent = KMAG_FUNC_NONE, .duration = KMAG_DURATION_NONE };
+	struct kmag_event ev = { .type = KMAG_EV_GRAPH_ENTRY, .cpu = 0, .pid = pid,
+				 .depth = depth, .repeat = 1, .parent = KMAG_FUNC_NONE,
+				 .duration = KMAG_DURATION_NONE };
 
 	x->ts += dt;
 	ev.ts = x->ts;
@@ -176,8 +177,9 @@ static void split_per_task(void)
 	CHECK_EQ(kmag_cg_split_finish(sp), 0);
 	CHECK_EQ(kmag_cg_split_count(sp), 2);
 	CHECK_STREQ(kmag_cg_split_name(sp, 0), "?-5");
-	CHECK_EQ(kmag_flame_add_graph(f, kmag_cg_split_graph(sp, 0), st, kmag_cg_split_name(sp, 0)), 0);
-	CHECK_EQ(kmag_flame_add_graph(f, kmag_cg_split_graph(sp, 1), st, kmag_cg_split_name(sp, 1)), 0);
+	for (size_t i = 0; i < 2; i++)
+		CHECK_EQ(kmag_flame_add_graph(f, kmag_cg_split_graph(sp, i), st,
+					      kmag_cg_split_name(sp, i)), 0);
 	CHECK_EQ(kmag_flame_finish(f, KMAG_FLAME_TIME), 0);
 	s = folded(f);
 	CHECK_STREQ(s, "?-5;a 10\n?-6;a 30\n");
