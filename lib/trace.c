@@ -257,7 +257,7 @@ int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct km
 	ret = t->ops->read(t, err);
 
 	/* totals over CPUs */
-	t->info.lost = 0;
+	t->info.lost = t->info.lost_unattributed;
 	t->info.lost_unknown = false;
 	for (i = 0; i < t->info.nr_cpus; i++) {
 		struct kmag_cpu_info *ci = &t->cpus[i];

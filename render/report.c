@@ -152,6 +152,13 @@ static void header(FILE *out, const struct kmag_report *r)
 		fputc('\n', out);
 		shown++;
 	}
+	if (info->lost_unattributed) {
+		fmt_count(a, sizeof(a), info->lost_unattributed);
+		fprintf(out, "# lost:    %s events overwritten before the trace was read (%.1f%%)\n", a,
+			100.0 * (double)info->lost_unattributed /
+				(double)(info->lost_unattributed + info->events));
+		shown++;
+	}
 	if (!shown)
 		fputs("# lost:    none\n", out);
 	if (info->first_ts != KMAG_TS_NONE && info->last_ts != KMAG_TS_NONE)

@@ -36,11 +36,12 @@ t_fail() {
 	return 0
 }
 
-# t_ok DESC CMD... : CMD must exit 0
+# t_ok DESC CMD... : CMD must exit 0 (its output goes to $T/ok.out and $T/ok.err,
+# so CMD may read $T/out from an earlier t_exit)
 t_ok() {
 	local desc=$1; shift
-	if "$@" >"$T/out" 2>"$T/err"; then t_pass "$desc"; else
-		t_fail "$desc" "exit $? from: $*" "$(head -c 2000 "$T/err")"; fi
+	if "$@" >"$T/ok.out" 2>"$T/ok.err"; then t_pass "$desc"; else
+		t_fail "$desc" "exit $? from: $*" "$(head -c 2000 "$T/ok.err")" "$(head -c 1000 "$T/ok.out")"; fi
 }
 
 # t_exit DESC CODE CMD... : CMD must exit with CODE and print exactly one line on stderr

@@ -136,6 +136,14 @@ manifest="$new/fixtures.tsv"
     done <"$stage/files.tsv"
 } >"$manifest"
 
+# lost events exactly where intended
+bad=$(awk -F'\t' '!/^#/ {
+        lost = ($5 != "0/0" || ($6 != "-" && $6 != "0"))
+        if ($1 ~ /lost/ && !lost) print $1 " (no lost events)"
+        if ($1 !~ /lost/ && lost) print $1 " (dropped " $5 ", overrun " $6 ")"
+    }' "$manifest" | paste -sd, -)
+[ -z "$bad" ] || { echo "record-fixtures: unexpected lost-event state: $bad; host overloaded? run again" >&2; exit 1; }
+
 # ------------------------------------------------------------------ README
 gen="$stage/generated.md"
 {
