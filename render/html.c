@@ -173,6 +173,21 @@ static uint32_t edge_end(const struct kmag_explore *x, size_t i, bool caller)
 	return caller ? kmag_cg_edges(x->cg)[i].caller : kmag_cg_edges(x->cg)[i].callee;
 }
 
+static uint32_t edge_flags(const struct kmag_explore *x, size_t i)
+{
+	return x->diff ? kmag_cgdiff_edges(x->diff)[i].flags : kmag_cg_edges(x->cg)[i].flags;
+}
+
+static bool any_irq(const struct kmag_explore *x, size_t ne)
+{
+	size_t i;
+
+	for (i = 0; i < ne; i++)
+		if (edge_flags(x, i) & KMAG_EDGE_IRQ)
+			return true;
+	return false;
+}
+
 /* Name, symtab id and symtab of function @i (for source lookups). */
 static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id)
 {
@@ -245,13 +260,17 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 			fputc(',', out);
 		kmag_fput_json_string(out, name ? name : "?");
 	}
-	fputs("],\"file\":[", out);
-	for (i = 0; i < nn; i++)
-		fprintf(out, "%s%ld", i ? "," : "", file_of[i]);
-	fputs("],\"line\":[", out);
-	for (i = 0; i < nn; i++)
-		fprintf(out, "%s%u", i ? "," : "", line_of[i]);
-	fputs("],", out);
+	fputs("]", out);
+	if (x->srcmap) {
+		fputs(",\"file\":[", out);
+		for (i = 0; i < nn; i++)
+			fprintf(out, "%s%ld", i ? "," : "", file_of[i]);
+		fputs("],\"line\":[", out);
+		for (i = 0; i < nn; i++)
+			fprintf(out, "%s%u", i ? "," : "", line_of[i]);
+		fputc(']', out);
+	}
+	fputc(',', out);
 	stats_columns(out, x, nn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
 	fputc('}', out);
 	if (x->diff) {
@@ -270,14 +289,14 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 	fputs("],\"dst\":[", out);
 	for (i = 0; i < ne; i++)
 		fprintf(out, "%s%u", i ? "," : "", edge_end(x, i, false));
-	fputs("],\"irq\":[", out);
-	for (i = 0; i < ne; i++) {
-		uint32_t fl = x->diff ? kmag_cgdiff_edges(x->diff)[i].flags :
-					kmag_cg_edges(x->cg)[i].flags;
-
-		fprintf(out, "%s%d", i ? "," : "", fl & KMAG_EDGE_IRQ ? 1 : 0);
+	fputc(']', out);
+	if (any_irq(x, ne)) {
+		fputs(",\"irq\":[", out);
+		for (i = 0; i < ne; i++)
+			fprintf(out, "%s%d", i ? "," : "", edge_flags(x, i) & KMAG_EDGE_IRQ ? 1 : 0);
+		fputc(']', out);
 	}
-	fputs("],", out);
+	fputc(',', out);
 	stats_columns(out, x, ne, edge_stats, false, node_cols, 2);
 	fputc('}', out);
 	if (x->diff) {

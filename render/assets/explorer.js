@@ -65,10 +65,12 @@
 			G.edgeMax = Math.max(G.edgeMax, G.ew[i]);
 	}
 
+	// (the page leaves out columns that would hold only zeros)
+	function irq(e) { return D.edge.irq ? D.edge.irq[e] : 0; }
 	function heatValue(v) { return D.hasTime ? D.fn.total[v] : D.fn.calls[v]; }
 	function avg(st, v) { return st.timed[v] ? st.total[v] / st.timed[v] : 0; }
 	function source(v) {
-		var f = D.fn.file[v];
+		var f = D.fn.file ? D.fn.file[v] : -1;
 		if (f < 0)
 			return "";
 		return D.files[f] + (D.fn.line[v] ? ":" + D.fn.line[v] : "");
@@ -277,7 +279,7 @@
 		list.slice(0, 60).forEach(function (e) {
 			var v = other(e), li = make("li");
 			li.setAttribute("data-name", G.name[v]);
-			li.appendChild(make("span", "n", G.name[v] + (D.edge.irq[e] ? " (irq)" : "")));
+			li.appendChild(make("span", "n", G.name[v] + (irq(e) ? " (irq)" : "")));
 			var c = diff ? fmtCount(D.edgeA.calls[e]) + " \u2192 " + fmtCount(D.edge.calls[e]) :
 				fmtCount(D.edge.calls[e]) + (D.hasTime && D.edge.total[e] ? ", " + fmtNs(D.edge.total[e]) : "");
 			li.appendChild(make("span", "c", c));
@@ -343,7 +345,7 @@
 			return s;
 		},
 		edgeClass: function (e) {
-			var c = D.edge.irq[e] ? " irq" : "";
+			var c = irq(e) ? " irq" : "";
 			if (diff) {
 				var s = D.edgeStatus[e];
 				c += s === 1 || s === 3 ? " grow" : s === 2 || s === 4 ? " shrink" : "";
@@ -362,7 +364,7 @@
 					fmtCount(D.edge.calls[e]) + " calls";
 			return s + fmtCount(D.edge.calls[e]) + " calls" +
 				(D.hasTime && D.edge.total[e] ? ", " + fmtNs(D.edge.total[e]) : "") +
-				(D.edge.irq[e] ? " (in interrupt context)" : "");
+				(irq(e) ? " (in interrupt context)" : "");
 		},
 		edgeWidth: function (e) { return 1 + 3 * Math.log1p(G.ew[e]) / Math.log1p(G.edgeMax); },
 	};

@@ -15,7 +15,7 @@ t_grep "one X event per call of the report ($calls)" "^calls=$calls threads=[0-9
 t_grep "tracks are named after the tasks" '"thread_name","pid":[0-9]+,"tid":[0-9]+,"args":\{"name":"dd-[0-9]+"\}' "$T/c.json"
 t_grep "the time origin is recorded" '"time_origin_ns":[0-9]+' "$T/c.json"
 t_ok "chrome export split into 64 KiB parts" "$KMAG" export -F chrome --split-size 64K -o "$T/s.json" "$FG"
-t_grep "lists the parts" 'wrote [0-9]+ files .*s\.json .*s\.1\.json' "$T/err"
+t_grep "lists the parts" 'wrote [0-9]+ files .*s\.json .*s\.1\.json' "$T/ok.err"
 parts=$(ls "$T"/s*.json | wc -l)
 t_ok "there are several ($parts)" test "$parts" -gt 2
 t_ok "every part parses, together they nest" sh -c "python3 '$H/chrome-check.py' '$T'/s*.json >'$T/check2'"
