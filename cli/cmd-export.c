@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kmag/export.h"
@@ -206,6 +207,12 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 		if (cs->largest_part > KMAG_CHROME_VIEWER_LIMIT)
 			cli_warn("%.0f MB in one file: chrome://tracing cannot load JSON past about 256 MB and the Perfetto UI may run out of memory; use -o FILE with --split-size, or narrow with --time/--pid",
 				 (double)cs->largest_part / 1e6);
+	}
+	if (ret && a->output) {
+		/* the parts written before the failure would look like a whole export */
+		kmag_chrome_finish(c, NULL);
+		for (i = 0; kmag_chrome_part_path(c, i); i++)
+			unlink(kmag_chrome_part_path(c, i));
 	}
 	kmag_chrome_free(c);
 	cli_stream_close(&s);

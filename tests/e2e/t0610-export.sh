@@ -26,6 +26,7 @@ t_ok "chrome export to stdout" sh -c "'$KMAG' export -F chrome '$FG' >'$T/o.json
 t_ok "parses too" python3 "$H/chrome-check.py" "$T/o.json"
 t_exit "function tracer data cannot become a timeline" 1 "$KMAG" export -F chrome -o "$T/fn.json" "$FN"
 t_grep "kmag says why" 'function tracer.*function_graph' "$T/err"
+t_ok "and leaves no half-written file" test ! -e "$T/fn.json"
 
 # real traces from the VM fixture set
 for f in fg-lost-v6 fg-2cpu-v6 fg-sched-v6; do
