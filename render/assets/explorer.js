@@ -504,9 +504,10 @@
 		});
 	}
 
+	// The first rows fill a screen; more come on request (a long table slows every layout).
 	function moreRows() {
 		var body = $("table-body"), frag = document.createDocumentFragment();
-		var end = Math.min(table.rows.length, table.shown + 200);
+		var end = Math.min(table.rows.length, table.shown + (table.shown ? 200 : 60));
 		for (var i = table.shown; i < end; i++) {
 			var v = table.rows[i], tr = make("tr");
 			tr.setAttribute("data-name", G.name[v]);

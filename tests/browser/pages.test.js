@@ -118,6 +118,10 @@ async function testExplorer(ctx) {
 	await page.mouse.wheel(0, -400);
 	ok(await page.getAttribute("#viewport", "transform") !== before, "the wheel zooms the graph");
 
+	ok(await page.$$eval("#table-body tr", (trs) => trs.length) === 60, "the table starts with a screenful of rows");
+	await page.click("#more");
+	ok(await page.$$eval("#table-body tr", (trs) => trs.length) === 248, "Show more lists the rest");
+	ok(await page.isHidden("#more"), "and then goes away");
 	await page.click("#table-head th[data-key='calls']");
 	const first = await page.$$eval("#table-body tr:first-child td", (tds) => tds.map((t) => t.textContent));
 	const maxCalls = await page.evaluate(() => {
