@@ -31,7 +31,8 @@ static const char diff_usage[] =
 	"      --calls-pct P         a call count changed if it moved by P%% (default 10)\n"
 	"      --time-pct P          a time changed if it moved by P%% (default 25) ...\n"
 	"      --time-min NS         ... and by at least NS nanoseconds (default 1000)\n"
-	"      --symbol-map FILE     html: source file of each function\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (each trace is looked up in the map of its own kernel)\n"
 	"\n" CLI_INPUT_HELP
 	"  (the input options apply to both traces)\n"
 	"\n"
@@ -43,11 +44,11 @@ enum {
 	OPT_CALLS_PCT,
 	OPT_TIME_PCT,
 	OPT_TIME_MIN,
-	OPT_SYMMAP,
 };
 
 struct diff_args {
-	const char *format, *output, *symmap;
+	const char *format, *output;
+	struct cli_symmap sm_a, sm_b;	/* the same options, one map per trace */
 	unsigned long limit;
 	bool all;
 	int colour;	/* -1 auto, 0 never, 1 always */
@@ -80,9 +81,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 		{ "calls-pct", required_argument, NULL, OPT_CALLS_PCT },
 		{ "time-pct", required_argument, NULL, OPT_TIME_PCT },
 		{ "time-min", required_argument, NULL, OPT_TIME_MIN },
-		{ "symbol-map", required_argument, NULL, OPT_SYMMAP },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
@@ -131,14 +132,13 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 				return EXIT_USAGE;
 			a->opts.time_min_ns = v;
 			break;
-		case OPT_SYMMAP:
-			a->symmap = optarg;
-			break;
 		case 'h':
 			fputs(diff_usage, stdout);
 			return -1;
 		default:
 			ret = cli_input_option("diff", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("diff", opt, optarg, &a->sm_b);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -167,30 +167,30 @@ static void warn_lost(const char *tag, const char *path, const struct kmag_trace
 			 tag, path);
 }
 
-static int render(const struct diff_args *a, const struct kmag_diff_report *r, struct cli_graph *gb,
-		  FILE *out)
+static int render(const struct diff_args *a, const struct kmag_diff_report *r, FILE *out)
 {
 	if (!strcmp(a->format, "json"))
 		return kmag_diff_json(out, r);
 	if (!strcmp(a->format, "dot"))
 		return kmag_diff_dot(out, r);
 	if (!strcmp(a->format, "html")) {
-		struct cli_srcline src;
 		struct kmag_explore x = {
 			.diff = r->diff, .info = r->info_b, .info_a = r->info_a,
 			.input = r->input_b, .input_a = r->input_a, .filters = r->filters,
+			.visible = r->visible, .visible_ctx = r->visible_ctx,
+			.visible_a = r->visible_a, .visible_a_ctx = r->visible_a_ctx,
+			.path_filter = a->sm_b.filepath,
 		};
-		int ret = cli_srcline_open(a->symmap, gb->trace, &src);
 
-		if (ret)
-			return -ECANCELED;	/* already reported */
-		if (src.map) {
-			x.srcmap = src.map;
-			x.srcmap_st = kmag_trace_symtab(gb->trace);
+		if (a->sm_b.loc) {
+			x.srcline = kmag_srcloc_report_cb;
+			x.srcline_ctx = a->sm_b.loc;
 		}
-		ret = kmag_explore_html(out, &x);
-		cli_srcline_close(&src);
-		return ret;
+		if (a->sm_a.loc) {
+			x.srcline_a = kmag_srcloc_report_cb;
+			x.srcline_a_ctx = a->sm_a.loc;
+		}
+		return kmag_explore_html(out, &x);
 	}
 	return kmag_diff_text(out, r);
 }
@@ -207,17 +207,28 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	int ret;
 
 	kmag_diff_opts_init(&a.opts);
+	a.sm_b.cmd = "diff";
 	ret = parse_args(argc, argv, &a, &in, &path_a, &path_b);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	a.sm_a.cmd = "diff";
+	a.sm_a.map_path = a.sm_b.map_path;
+	a.sm_a.filepath = a.sm_b.filepath;
+	in.after_open = cli_symmap_after_open;
 	in.path = path_a;
+	in.after_open_ctx = &a.sm_a;
 	ret = cli_load_graph("diff", &in, &ga);
-	if (ret)
+	if (ret) {
+		cli_symmap_release(&a.sm_a);
 		return ret;
+	}
 	in.path = path_b;
+	in.after_open_ctx = &a.sm_b;
 	ret = cli_load_graph("diff", &in, &gb);
 	if (ret) {
 		cli_graph_release(&ga);
+		cli_symmap_release(&a.sm_a);
+		cli_symmap_release(&a.sm_b);
 		return ret;
 	}
 	r.info_a = kmag_trace_info(ga.trace);
@@ -230,6 +241,8 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	if (!d) {
 		cli_graph_release(&ga);
 		cli_graph_release(&gb);
+		cli_symmap_release(&a.sm_a);
+		cli_symmap_release(&a.sm_b);
 		return cli_error("out of memory");
 	}
 	r.diff = d;
@@ -238,6 +251,13 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	r.filters = ga.filters;
 	r.limit = a.limit;
 	r.all = a.all;
+	if (a.sm_b.filter) {
+		r.visible = kmag_srcloc_visible_cb;
+		r.visible_ctx = a.sm_b.loc;
+		r.visible_a = kmag_srcloc_visible_cb;
+		r.visible_a_ctx = a.sm_a.loc;
+		r.path_filter = a.sm_b.filepath;
+	}
 	if (a.output) {
 		out = fopen(a.output, "w");
 		if (!out)
@@ -245,23 +265,24 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	}
 	r.colour = a.colour == 1 || (a.colour == -1 && !a.output && cli->stdout_tty);
 	if (!ret) {
-		ret = render(&a, &r, &gb, out);
+		ret = render(&a, &r, out);
 		if (out != stdout && fclose(out) && !ret)
 			ret = -EIO;
-		if (ret == -ECANCELED)
-			ret = EXIT_ERR;
-		else if (ret == -ENOMEM)
+		if (ret == -ENOMEM)
 			ret = cli_error("out of memory");
 		else if (ret)
 			ret = cli_error("cannot write %s: %s", a.output ? a.output : "the diff",
 					strerror(-ret));
 	}
 	if (!ret) {
+		cli_symmap_warn(&a.sm_b);
 		warn_lost("A", path_a, r.info_a);
 		warn_lost("B", path_b, r.info_b);
 	}
 	kmag_cgdiff_free(d);
 	cli_graph_release(&ga);
 	cli_graph_release(&gb);
+	cli_symmap_release(&a.sm_a);
+	cli_symmap_release(&a.sm_b);
 	return ret;
 }

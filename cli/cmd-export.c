@@ -35,17 +35,19 @@ static const char export_usage[] =
 	"      --split-size SIZE     chrome: start a new file (PATH.1.json, ...) past SIZE\n"
 	"                            (megabytes, or with a K/M/G suffix), so each part\n"
 	"                            loads in the viewers (default 200M; 0 = one file)\n"
-	"      --symbol-map FILE     source file of each function (csv, json, dot)\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (csv, json and dot only)\n"
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
 enum fmt { FMT_NONE, FMT_FOLDED, FMT_CHROME, FMT_CSV, FMT_JSON, FMT_DOT };
-enum { OPT_TABLE = OPT_INPUT_LAST + 1, OPT_SPLIT, OPT_SYMMAP };
+enum { OPT_TABLE = OPT_INPUT_LAST + 1, OPT_SPLIT };
 
 struct export_args {
 	enum fmt fmt;
-	const char *output, *symmap;
+	const char *output;
+	struct cli_symmap sm;
 	bool edges;
 	enum kmag_flame_weight weight;
 	uint64_t split_bytes;
@@ -93,9 +95,9 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 		{ "weight", required_argument, NULL, 'w' },
 		{ "table", required_argument, NULL, OPT_TABLE },
 		{ "split-size", required_argument, NULL, OPT_SPLIT },
-		{ "symbol-map", required_argument, NULL, OPT_SYMMAP },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot" };
@@ -138,14 +140,13 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			if (a->split_bytes && a->split_bytes < 4096)
 				return cli_usage_error("export", "--split-size must be at least 4K");
 			break;
-		case OPT_SYMMAP:
-			a->symmap = optarg;
-			break;
 		case 'h':
 			fputs(export_usage, stdout);
 			return -1;
 		default:
 			ret = cli_input_option("export", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("export", opt, optarg, &a->sm);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -158,6 +159,8 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 		return cli_usage_error("export", "unexpected argument \"%s\"", argv[optind]);
 	if (a->fmt == FMT_NONE)
 		return cli_usage_error("export", "choose a format with --format (folded, chrome, csv, json or dot)");
+	if ((a->fmt == FMT_FOLDED || a->fmt == FMT_CHROME) && (a->sm.filepath || a->sm.map_path))
+		return cli_usage_error("export", "--filter-filepath and --symbol-file-path work with csv, json and dot");
 	if (a->output && !strcmp(a->output, "-"))
 		a->output = NULL;
 	return 0;
@@ -219,28 +222,34 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 	return ret;
 }
 
-static int export_graph(const struct export_args *a, struct cli_input *in)
+static int export_graph(struct export_args *a, struct cli_input *in)
 {
-	struct cli_srcline src = { 0 };
+	struct cli_symmap *sm = &a->sm;
+	const char *(*srcline)(void *, kmag_func_t) = NULL;
+	bool (*visible)(void *, kmag_func_t) = NULL;
 	struct cli_graph g;
 	FILE *out = stdout;
 	int ret;
 
 	in->build_cct = a->fmt == FMT_FOLDED;
+	if (a->fmt != FMT_FOLDED) {
+		in->after_open = cli_symmap_after_open;
+		in->after_open_ctx = sm;
+	}
 	ret = cli_load_graph("export", in, &g);
 	if (ret)
 		return ret;
-	ret = a->fmt == FMT_FOLDED ? 0 : cli_srcline_open(a->symmap, g.trace, &src);
-	if (!ret && a->output) {
+	if (sm->loc)
+		srcline = kmag_srcloc_report_cb;
+	if (sm->filter)
+		visible = kmag_srcloc_visible_cb;
+	if (a->output) {
 		out = fopen(a->output, "w");
 		if (!out) {
 			ret = cli_error("cannot create %s: %s", a->output, strerror(errno));
-			cli_srcline_close(&src);
+			cli_graph_release(&g);
+			return ret;
 		}
-	}
-	if (ret) {
-		cli_graph_release(&g);
-		return ret;
 	}
 	if (a->fmt == FMT_FOLDED) {
 		struct kmag_flame *fl = kmag_flame_new(false);
@@ -263,12 +272,14 @@ static int export_graph(const struct export_args *a, struct cli_input *in)
 			ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
 		kmag_flame_free(fl);
 	} else if (a->fmt == FMT_CSV && a->edges) {
-		struct kmag_export x = { g.cg, kmag_trace_symtab(g.trace), g.path, NULL, NULL };
+		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					 .input = g.path, .visible = visible, .visible_ctx = sm->loc };
 
 		ret = kmag_export_edges_csv(out, &x) ? -EIO : 0;
 	} else if (a->fmt == FMT_DOT) {
-		struct kmag_export x = { g.cg, kmag_trace_symtab(g.trace), g.path,
-					 src.map ? cli_srcline_fn : NULL, &src };
+		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					 .input = g.path, .srcline = srcline, .srcline_ctx = sm->loc,
+					 .visible = visible, .visible_ctx = sm->loc };
 
 		ret = kmag_export_dot(out, &x);
 		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
@@ -277,7 +288,8 @@ static int export_graph(const struct export_args *a, struct cli_input *in)
 			.cg = g.cg, .st = kmag_trace_symtab(g.trace),
 			.info = kmag_trace_info(g.trace), .input = g.path, .filters = g.filters,
 			.sort = KMAG_SORT_CALLS, .focus = -1,
-			.srcline = src.map ? cli_srcline_fn : NULL, .srcline_ctx = &src,
+			.srcline = srcline, .srcline_ctx = sm->loc,
+			.visible = visible, .visible_ctx = sm->loc,
 		};
 
 		ret = a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r);
@@ -287,9 +299,10 @@ static int export_graph(const struct export_args *a, struct cli_input *in)
 		ret = -EIO;
 	if (ret == -EIO)
 		ret = cli_error("cannot write %s: %s", a->output ? a->output : "the output", strerror(EIO));
-	else if (!ret)
+	else if (!ret) {
+		cli_symmap_warn(sm);
 		cli_warn_lost(kmag_trace_info(g.trace));
-	cli_srcline_close(&src);
+	}
 	cli_graph_release(&g);
 	return ret;
 }
@@ -301,10 +314,13 @@ int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 	int ret;
 
 	(void)cli;
+	a.sm.cmd = "export";
 	ret = parse_args(argc, argv, &a, &in);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (a.fmt == FMT_CHROME)
 		return export_chrome(&a, &in);
-	return export_graph(&a, &in);
+	ret = export_graph(&a, &in);
+	cli_symmap_release(&a.sm);
+	return ret;
 }

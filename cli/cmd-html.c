@@ -20,13 +20,14 @@ static const char html_usage[] =
 	"  -o, --output PATH         the page (default kmag.html; \"-\" = stdout)\n"
 	"      --focus FUNC          function shown first (default: the busiest)\n"
 	"      --title TEXT          page title\n"
-	"      --symbol-map FILE     source file and line of each function (default:\n"
-	"                            the map of the recording kernel, if there is one)\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (with a map, the page shows each function's file and line and can filter\n"
+	"  its table by path; --filter-filepath leaves the other functions out)\n"
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE, OPT_SYMMAP };
+enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE };
 
 int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 {
@@ -34,16 +35,17 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "focus", required_argument, NULL, OPT_FOCUS },
 		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "symbol-map", required_argument, NULL, OPT_SYMMAP },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = "kmag.html", *focus = NULL, *title = NULL, *symmap = NULL;
-	struct cli_input in = { .unordered = false };
+	const char *output = "kmag.html", *focus = NULL, *title = NULL;
+	struct cli_symmap sm = { .cmd = "html" };
+	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
+				.after_open_ctx = &sm };
 	struct kmag_explore x = { 0 };
 	struct kmag_err err = { 0 };
-	struct cli_srcline src;
 	struct cli_graph g;
 	int opt, ret;
 
@@ -59,14 +61,13 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		case OPT_TITLE:
 			title = optarg;
 			break;
-		case OPT_SYMMAP:
-			symmap = optarg;
-			break;
 		case 'h':
 			fputs(html_usage, stdout);
 			return EXIT_OK;
 		default:
 			ret = cli_input_option("html", opt, optarg, &in);
+			if (!ret)
+				ret = cli_symmap_option("html", opt, optarg, &sm);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -79,8 +80,10 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		return cli_usage_error("html", "unexpected argument \"%s\"", argv[optind]);
 
 	ret = cli_load_graph("html", &in, &g);
-	if (ret)
+	if (ret) {
+		cli_symmap_release(&sm);
 		return ret;
+	}
 	x.cg = g.cg;
 	x.st = kmag_trace_symtab(g.trace);
 	x.info = kmag_trace_info(g.trace);
@@ -96,17 +99,20 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 						     focus, suggest) :
 					   cli_error("function \"%s\" is not in the trace (check the filters)", focus);
 			cli_graph_release(&g);
+			cli_symmap_release(&sm);
 			return ret;
 		}
 		x.focus = kmag_symtab_name(x.st, kmag_cg_nodes(g.cg)[n].func);
 	}
-	ret = cli_srcline_open(symmap, g.trace, &src);
-	if (ret) {
-		cli_graph_release(&g);
-		return ret;
+	if (sm.loc) {
+		x.srcline = kmag_srcloc_report_cb;
+		x.srcline_ctx = sm.loc;
 	}
-	x.srcmap = src.map;
-	x.srcmap_st = x.st;
+	if (sm.filter) {
+		x.visible = kmag_srcloc_visible_cb;
+		x.visible_ctx = sm.loc;
+		x.path_filter = sm.filepath;
+	}
 	if (!strcmp(output, "-")) {
 		ret = kmag_explore_html(stdout, &x);
 		ret = ret ? cli_error("cannot write the page: %s", strerror(-ret)) : 0;
@@ -117,9 +123,10 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		if (!kmag_cg_summary(g.cg)->func_events)
 			cli_warn("%s holds no function calls%s; the page is empty", g.path,
 				 g.filters[0] ? " that pass the filters" : "");
+		cli_symmap_warn(&sm);
 		cli_warn_lost(x.info);
 	}
-	cli_srcline_close(&src);
+	cli_symmap_release(&sm);
 	cli_graph_release(&g);
 	return ret;
 }

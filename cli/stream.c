@@ -41,6 +41,14 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 		cli_stream_close(s);
 		return ret;
 	}
+	if (in->after_open) {
+		int ret = in->after_open(in->after_open_ctx, s->trace);
+
+		if (ret) {
+			cli_stream_close(s);
+			return ret;
+		}
+	}
 	if (!kmag_filter_is_empty(s->filter))
 		snprintf(s->filters, sizeof(s->filters), "%s", kmag_filter_describe(s->filter));
 	return 0;

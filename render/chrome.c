@@ -27,7 +27,7 @@
 #include "kmag/export.h"
 #include "kmag/report.h"
 #include "kmag/trace.h"
-#include "render.h"
+#include "render-util.h"
 
 #define PID_MAX_LIMIT 4194304	/* include/linux/threads.h: no pid is this large */
 #define UNKNOWN_TID (2 * PID_MAX_LIMIT)	/* events of inputs without task ids */

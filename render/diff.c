@@ -11,7 +11,39 @@
 
 #include "kmag/cgdiff.h"
 #include "kmag/report.h"
-#include "render.h"
+#include "render-util.h"
+
+/* ---- what is shown: everything, or what the source path filter keeps ---- */
+
+static bool func_shown(const struct kmag_diff_report *r, const struct kmag_diff_func *f)
+{
+	if (f->node_b >= 0)
+		return !r->visible || r->visible(r->visible_ctx, f->func_b);
+	return !r->visible_a || r->visible_a(r->visible_a_ctx, f->func_a);
+}
+
+static bool edge_shown(const struct kmag_diff_report *r, const struct kmag_diff_edge *e)
+{
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(r->diff);
+
+	return func_shown(r, &f[e->caller]) && func_shown(r, &f[e->callee]);
+}
+
+/* Shown functions (or edges) with status @s. */
+static size_t count_shown(const struct kmag_diff_report *r, bool edges, enum kmag_diff_status s)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	size_t i, n = 0;
+
+	if (edges) {
+		for (i = 0; i < kmag_cgdiff_nr_edges(d); i++)
+			n += kmag_cgdiff_edges(d)[i].status == s && edge_shown(r, &kmag_cgdiff_edges(d)[i]);
+	} else {
+		for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++)
+			n += kmag_cgdiff_funcs(d)[i].status == s && func_shown(r, &kmag_cgdiff_funcs(d)[i]);
+	}
+	return n;
+}
 
 /* ---- text ---- */
 
@@ -73,11 +105,12 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 {
 	const struct kmag_cgdiff *d = r->diff;
 	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
-	size_t n = kmag_cgdiff_nr_funcs(d), i, shown = 0, total = kmag_cgdiff_count_funcs(d, want);
+	size_t n = kmag_cgdiff_nr_funcs(d), i, shown = 0, total = count_shown(r, false, want);
 	bool has_time = kmag_cgdiff_has_time(d);
 	bool changed = want == KMAG_DIFF_GREW;
 
-	fprintf(out, "\n%s (%zu)%s\n", title, changed ? total + kmag_cgdiff_count_funcs(d, KMAG_DIFF_SHRANK) : total,
+	fprintf(out, "\n%s (%zu)%s\n", title,
+		changed ? total + count_shown(r, false, KMAG_DIFF_SHRANK) : total,
 		changed ? ", largest change first:" : ":");
 	if (changed)
 		fprintf(out, "%11s %11s %9s %11s %11s %12s  %s\n", "Calls A", "Calls B", "Delta",
@@ -89,6 +122,8 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 		char a[40], b[40], c[48], t1[40], t2[40];
 
 		if (x->status != want && !(changed && x->status == KMAG_DIFF_SHRANK))
+			continue;
+		if (!func_shown(r, x))
 			continue;
 		if (r->limit && shown >= r->limit) {
 			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
@@ -126,7 +161,8 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
 	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
 	size_t n = kmag_cgdiff_nr_edges(d), i, shown = 0;
-	size_t changes = n - kmag_cgdiff_count_edges(d, KMAG_DIFF_SAME);
+	size_t changes = count_shown(r, true, KMAG_DIFF_GREW) + count_shown(r, true, KMAG_DIFF_SHRANK) +
+			 count_shown(r, true, KMAG_DIFF_ADDED) + count_shown(r, true, KMAG_DIFF_REMOVED);
 
 	bool has_time = kmag_cgdiff_has_time(d);
 
@@ -137,7 +173,7 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 		const struct kmag_diff_edge *x = &e[order[i]];
 		char a[40], t[48];
 
-		if (x->status == KMAG_DIFF_SAME)
+		if (x->status == KMAG_DIFF_SAME || !edge_shown(r, x))
 			continue;
 		if (r->limit && shown >= r->limit) {
 			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
@@ -161,14 +197,12 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 }
 
 static void summary_line(FILE *out, const char *what, size_t in_a, size_t in_b,
-			 const struct kmag_cgdiff *d, bool edges)
+			 const struct kmag_diff_report *r, bool edges)
 {
-	size_t (*count)(const struct kmag_cgdiff *, enum kmag_diff_status) =
-		edges ? kmag_cgdiff_count_edges : kmag_cgdiff_count_funcs;
-
 	fprintf(out, "# %s %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
-		what, in_a, in_b, count(d, KMAG_DIFF_ADDED), count(d, KMAG_DIFF_REMOVED),
-		count(d, KMAG_DIFF_GREW), count(d, KMAG_DIFF_SHRANK), count(d, KMAG_DIFF_SAME));
+		what, in_a, in_b, count_shown(r, edges, KMAG_DIFF_ADDED),
+		count_shown(r, edges, KMAG_DIFF_REMOVED), count_shown(r, edges, KMAG_DIFF_GREW),
+		count_shown(r, edges, KMAG_DIFF_SHRANK), count_shown(r, edges, KMAG_DIFF_SAME));
 }
 
 int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
@@ -184,20 +218,26 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 		return -ENOMEM;
 	}
 	for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++) {
-		fa += kmag_cgdiff_funcs(d)[i].node_a >= 0;
-		fb += kmag_cgdiff_funcs(d)[i].node_b >= 0;
+		const struct kmag_diff_func *f = &kmag_cgdiff_funcs(d)[i];
+
+		fa += f->node_a >= 0 && func_shown(r, f);
+		fb += f->node_b >= 0 && func_shown(r, f);
 	}
 	for (i = 0; i < kmag_cgdiff_nr_edges(d); i++) {
-		ea += kmag_cgdiff_edges(d)[i].in_a;
-		eb += kmag_cgdiff_edges(d)[i].in_b;
+		const struct kmag_diff_edge *e = &kmag_cgdiff_edges(d)[i];
+
+		ea += e->in_a && edge_shown(r, e);
+		eb += e->in_b && edge_shown(r, e);
 	}
 	fputs("# kmag diff: what changed from A to B (red: more in B, blue: less)\n", out);
 	input_line(out, "A", r->input_a, r->info_a);
 	input_line(out, "B", r->input_b, r->info_b);
 	if (r->filters && *r->filters)
 		fprintf(out, "# filters: %s\n", r->filters);
-	summary_line(out, "functions:", fa, fb, d, false);
-	summary_line(out, "edges:    ", ea, eb, d, true);
+	if (r->path_filter)
+		fprintf(out, "# source path filter: %s (other functions are left out)\n", r->path_filter);
+	summary_line(out, "functions:", fa, fb, r, false);
+	summary_line(out, "edges:    ", ea, eb, r, true);
 	if (!kmag_cgdiff_has_time(d))
 		fputs("# (no durations in both traces: changes are in calls only)\n", out);
 	func_section(out, r, fo, KMAG_DIFF_ADDED, "Added functions, only in B", colour);
@@ -244,20 +284,17 @@ static void json_input(FILE *out, const char *path, const struct kmag_trace_info
 	fprintf(out, ", \"lost_unknown\": %s}", i->lost_unknown ? "true" : "false");
 }
 
-static void json_counts(FILE *out, const struct kmag_cgdiff *d, bool edges)
+static void json_counts(FILE *out, const struct kmag_diff_report *r, bool edges)
 {
 	static const enum kmag_diff_status all[] = {
 		KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW, KMAG_DIFF_SHRANK, KMAG_DIFF_SAME,
 	};
 	size_t i;
 
-	size_t (*count)(const struct kmag_cgdiff *, enum kmag_diff_status) =
-		edges ? kmag_cgdiff_count_edges : kmag_cgdiff_count_funcs;
-
 	fputc('{', out);
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		fprintf(out, "%s\"%s\": %zu", i ? ", " : "", kmag_diff_status_name(all[i]),
-			count(d, all[i]));
+			count_shown(r, edges, all[i]));
 	fputc('}', out);
 }
 
@@ -268,7 +305,7 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
 	uint32_t *fo = kmag_cgdiff_sorted_funcs(d), *eo = kmag_cgdiff_sorted_edges(d);
 	bool has_time = kmag_cgdiff_has_time(d);
-	size_t i;
+	size_t i, nf = 0, ne = 0;
 
 	if (!fo || !eo) {
 		free(fo);
@@ -281,15 +318,22 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 	json_input(out, r->input_b, r->info_b);
 	fputs(", \"filters\": ", out);
 	kmag_fput_json_string(out, r->filters ? r->filters : "");
+	fputs(", \"path_filter\": ", out);
+	if (r->path_filter)
+		kmag_fput_json_string(out, r->path_filter);
+	else
+		fputs("null", out);
 	fprintf(out, ", \"has_time\": %s, \"summary\": {\"functions\": ", has_time ? "true" : "false");
-	json_counts(out, d, false);
+	json_counts(out, r, false);
 	fputs(", \"edges\": ", out);
-	json_counts(out, d, true);
+	json_counts(out, r, true);
 	fputs("}, \"functions\": [", out);
 	for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++) {
 		const struct kmag_diff_func *x = &f[fo[i]];
 
-		fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+		if (!func_shown(r, x))
+			continue;
+		fputs(nf++ ? ", {\"name\": " : "{\"name\": ", out);
 		kmag_fput_json_string(out, x->name);
 		fprintf(out, ", \"status\": \"%s\", \"a\": ", kmag_diff_status_name(x->status));
 		json_stats(out, &x->a, x->node_a >= 0, has_time);
@@ -302,7 +346,9 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 	for (i = 0; i < kmag_cgdiff_nr_edges(d); i++) {
 		const struct kmag_diff_edge *x = &e[eo[i]];
 
-		fputs(i ? ", {\"caller\": " : "{\"caller\": ", out);
+		if (!edge_shown(r, x))
+			continue;
+		fputs(ne++ ? ", {\"caller\": " : "{\"caller\": ", out);
 		kmag_fput_json_string(out, f[x->caller].name);
 		fputs(", \"callee\": ", out);
 		kmag_fput_json_string(out, f[x->callee].name);
@@ -353,7 +399,7 @@ static void status_colour(char *buf, size_t len, enum kmag_diff_status s, uint64
 
 static bool wanted_edge(const struct kmag_diff_report *r, const struct kmag_diff_edge *e)
 {
-	return r->all || e->status != KMAG_DIFF_SAME;
+	return (r->all || e->status != KMAG_DIFF_SAME) && edge_shown(r, e);
 }
 
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
@@ -394,7 +440,7 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 		 r->input_a ? r->input_a : "-", r->input_b ? r->input_b : "-");
 	agset(g, "label", buf);
 	for (i = 0; i < nf; i++)
-		want[i] = r->all || f[i].status != KMAG_DIFF_SAME;
+		want[i] = (r->all || f[i].status != KMAG_DIFF_SAME) && func_shown(r, &f[i]);
 	for (i = 0; i < ne; i++)
 		if (wanted_edge(r, &e[i]))
 			want[e[i].caller] = want[e[i].callee] = 1;

@@ -12,7 +12,12 @@
 
 #include "kmag/export.h"
 #include "kmag/report.h"
-#include "render.h"
+#include "render-util.h"
+
+static bool shown(const struct kmag_export *x, uint32_t node)
+{
+	return !x->visible || x->visible(x->visible_ctx, kmag_cg_nodes(x->cg)[node].func);
+}
 
 static const char *func_name(const struct kmag_export *x, uint32_t node)
 {
@@ -31,6 +36,8 @@ int kmag_export_edges_csv(FILE *out, const struct kmag_export *x)
 	for (i = 0; i < n; i++) {
 		const struct kmag_cg_edge *e = &edges[i];
 
+		if (!shown(x, e->caller) || !shown(x, e->callee))
+			continue;
 		kmag_fput_csv_field(out, func_name(x, e->caller));
 		fputc(',', out);
 		kmag_fput_csv_field(out, func_name(x, e->callee));
@@ -105,6 +112,8 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 		const char *name = func_name(x, (uint32_t)i);
 		const char *loc = x->srcline ? x->srcline(x->srcline_ctx, nodes[i].func) : NULL;
 
+		if (!shown(x, (uint32_t)i))
+			continue;
 		agn[i] = agnode(g, (char *)name, 1);
 		if (!agn[i]) {
 			ret = -ENOMEM;
@@ -120,8 +129,11 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 	}
 	for (i = 0; i < ne && !ret; i++) {
 		const struct kmag_cg_edge *e = &edges[i];
-		Agedge_t *ae = agedge(g, agn[e->caller], agn[e->callee], NULL, 1);
+		Agedge_t *ae;
 
+		if (!agn[e->caller] || !agn[e->callee])
+			continue;
+		ae = agedge(g, agn[e->caller], agn[e->callee], NULL, 1);
 		if (!ae) {
 			ret = -ENOMEM;
 			break;

@@ -16,7 +16,7 @@
 #include "assets.h"
 #include "kmag/flame.h"
 #include "kmag/report.h"
-#include "render.h"
+#include "render-util.h"
 
 #define PAD 10.0
 #define FRAME_H 16.0

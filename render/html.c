@@ -16,9 +16,11 @@
 #include <string.h>
 
 #include "assets.h"
+#include "kmag/cgview.h"
 #include "kmag/explore.h"
+#include "kmag/render.h"
 #include "kmag/report.h"
-#include "render.h"
+#include "render-util.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -98,15 +100,16 @@ static const struct kmag_cg_stats *edge_stats(const struct kmag_explore *x, size
 	return &kmag_cg_edges(x->cg)[i].st;
 }
 
-static void stats_columns(FILE *out, const struct kmag_explore *x, size_t n, stats_at_fn at, bool a,
-			  const struct column *cols, size_t ncols)
+/* Columns of the statistics of the functions (edges) listed in @idx, one array per column. */
+static void stats_columns(FILE *out, const struct kmag_explore *x, const uint32_t *idx, size_t n,
+			  stats_at_fn at, bool a, const struct column *cols, size_t ncols)
 {
 	size_t c, i;
 
 	for (c = 0; c < ncols; c++) {
 		fprintf(out, "%s\"%s\":[", c ? "," : "", cols[c].key);
 		for (i = 0; i < n; i++)
-			fprintf(out, "%s%" PRIu64, i ? "," : "", col_value(at(x, i, a), cols[c].what));
+			fprintf(out, "%s%" PRIu64, i ? "," : "", col_value(at(x, idx[i], a), cols[c].what));
 		fputc(']', out);
 	}
 }
@@ -178,70 +181,133 @@ static uint32_t edge_flags(const struct kmag_explore *x, size_t i)
 	return x->diff ? kmag_cgdiff_edges(x->diff)[i].flags : kmag_cg_edges(x->cg)[i].flags;
 }
 
-static bool any_irq(const struct kmag_explore *x, size_t ne)
-{
-	size_t i;
-
-	for (i = 0; i < ne; i++)
-		if (edge_flags(x, i) & KMAG_EDGE_IRQ)
-			return true;
-	return false;
-}
-
-/* Name, symtab id and symtab of function @i (for source lookups). */
-static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id)
+/* Name of function @i; *@id is its id in the graph's symtab (diff: B's, else A's). */
+static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id, bool *in_a)
 {
 	if (x->diff) {
 		const struct kmag_diff_func *f = &kmag_cgdiff_funcs(x->diff)[i];
 
-		*id = f->func_b;
+		*in_a = f->node_b < 0;
+		*id = *in_a ? f->func_a : f->func_b;
 		return f->name;
 	}
+	*in_a = false;
 	*id = kmag_cg_nodes(x->cg)[i].func;
 	return kmag_symtab_name(x->st, *id);
+}
+
+static bool func_visible(const struct kmag_explore *x, size_t i)
+{
+	bool in_a;
+	kmag_func_t id;
+
+	func_name(x, i, &id, &in_a);
+	if (in_a)
+		return !x->visible_a || x->visible_a(x->visible_a_ctx, id);
+	return !x->visible || x->visible(x->visible_ctx, id);
+}
+
+/*
+ * Splits a source label ("mm/filemap.c:3712", "mm/filemap.c", either with
+ * " (+N more)" when the name is in several files) into file and line.
+ */
+static long source_of(struct files *files, const char *label, uint32_t *line)
+{
+	char buf[4096];
+	char *more, *colon, *end;
+	unsigned long v;
+
+	*line = 0;
+	if (!label || snprintf(buf, sizeof(buf), "%s", label) >= (int)sizeof(buf))
+		return -1;
+	more = strstr(buf, " (+");
+	if (more)
+		*more = '\0';
+	colon = strrchr(buf, ':');
+	if (colon && colon[1]) {
+		v = strtoul(colon + 1, &end, 10);
+		if (!*end && v <= UINT32_MAX) {
+			*colon = '\0';
+			*line = (uint32_t)v;
+		}
+	}
+	return file_index(files, buf);
+}
+
+/* The functions and edges the page shows (all, unless x->visible drops some). */
+struct shown {
+	uint32_t *fn, *edge;	/* original indexes, in order */
+	uint32_t *new_of;	/* original function index -> position in fn, UINT32_MAX if left out */
+	size_t nr_fn, nr_edge;
+};
+
+static int pick_shown(const struct kmag_explore *x, size_t nn, size_t ne, struct shown *sh)
+{
+	size_t i;
+
+	sh->fn = malloc((nn + 1) * sizeof(*sh->fn));
+	sh->new_of = malloc((nn + 1) * sizeof(*sh->new_of));
+	sh->edge = malloc((ne + 1) * sizeof(*sh->edge));
+	if (!sh->fn || !sh->new_of || !sh->edge)
+		return -ENOMEM;
+	for (i = 0; i < nn; i++) {
+		sh->new_of[i] = UINT32_MAX;
+		if (func_visible(x, i)) {
+			sh->new_of[i] = (uint32_t)sh->nr_fn;
+			sh->fn[sh->nr_fn++] = (uint32_t)i;
+		}
+	}
+	for (i = 0; i < ne; i++)
+		if (sh->new_of[edge_end(x, i, true)] != UINT32_MAX &&
+		    sh->new_of[edge_end(x, i, false)] != UINT32_MAX)
+			sh->edge[sh->nr_edge++] = (uint32_t)i;
+	return 0;
 }
 
 static int write_data(FILE *out, const struct kmag_explore *x)
 {
 	size_t nn = x->diff ? kmag_cgdiff_nr_funcs(x->diff) : kmag_cg_nr_nodes(x->cg);
 	size_t ne = x->diff ? kmag_cgdiff_nr_edges(x->diff) : kmag_cg_nr_edges(x->cg);
+	bool has_time = x->diff ? kmag_cgdiff_has_time(x->diff) : kmag_cg_summary(x->cg)->has_time;
+	bool sources = x->srcline || x->srcline_a;
 	struct files files = { .index = kmag_symtab_new() };
 	long *file_of = malloc((nn + 1) * sizeof(*file_of));
 	uint32_t *line_of = malloc((nn + 1) * sizeof(*line_of));
-	bool has_time = x->diff ? kmag_cgdiff_has_time(x->diff) : kmag_cg_summary(x->cg)->has_time;
+	struct shown sh = { 0 };
+	bool irq = false;
 	size_t i;
 	int ret = 0;
 
-	if (!files.index || !file_of || !line_of) {
+	if (!files.index || !file_of || !line_of || pick_shown(x, nn, ne, &sh)) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < nn; i++) {
+	for (i = 0; i < sh.nr_fn; i++) {
+		bool in_a;
 		kmag_func_t id;
-		const char *name = func_name(x, i, &id);
-		const struct kmag_symmap_entry *e = NULL;
+		const char *label = NULL;
 
-		if (x->srcmap && name) {
-			uint64_t addr = id != KMAG_FUNC_NONE && x->srcmap_st ?
-						kmag_symtab_addr(x->srcmap_st, id) : 0;
-
-			e = kmag_symmap_lookup(x->srcmap, name, addr, NULL);
-		}
-		file_of[i] = file_index(&files, e ? e->file : NULL);
-		line_of[i] = e ? e->line : 0;
+		func_name(x, sh.fn[i], &id, &in_a);
+		if (id != KMAG_FUNC_NONE && in_a && x->srcline_a)
+			label = x->srcline_a(x->srcline_a_ctx, id);
+		else if (id != KMAG_FUNC_NONE && !in_a && x->srcline)
+			label = x->srcline(x->srcline_ctx, id);
+		file_of[i] = source_of(&files, label, &line_of[i]);
 		if (file_of[i] == -2) {
 			ret = -ENOMEM;
 			goto out;
 		}
 	}
-	fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hasTime\":%s,\"hasStacks\":%s", x->diff ? "diff" : "graph",
-		has_time ? "true" : "false",
+	fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hasTime\":%s,\"hasStacks\":%s",
+		x->diff ? "diff" : "graph", has_time ? "true" : "false",
 		x->diff || kmag_cg_summary(x->cg)->has_stacks ? "true" : "false");
 	json_key_str(out, "title", x->title);
 	json_key_str(out, "focus", x->focus);
 	json_key_str(out, "filters", x->filters && *x->filters ? x->filters : NULL);
+	json_key_str(out, "pathFilter", x->path_filter);
 	json_key_str(out, "generator", "kmag " KMAG_VERSION_STRING);
-	json_key_str(out, "symbolMap", x->srcmap ? "yes" : NULL);
+	json_key_str(out, "symbolMap", sources ? "yes" : NULL);
+	fprintf(out, ",\"allFunctions\":%zu", nn);
 	trace_facts(out, "", x->input, x->info);
 	if (x->diff)
 		trace_facts(out, "a_", x->input_a, x->info_a);
@@ -252,61 +318,66 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 		kmag_fput_json_string(out, files.names[i]);
 	}
 	fputs("],\"fn\":{\"name\":[", out);
-	for (i = 0; i < nn; i++) {
+	for (i = 0; i < sh.nr_fn; i++) {
+		bool in_a;
 		kmag_func_t id;
-		const char *name = func_name(x, i, &id);
+		const char *name = func_name(x, sh.fn[i], &id, &in_a);
 
 		if (i)
 			fputc(',', out);
 		kmag_fput_json_string(out, name ? name : "?");
 	}
 	fputs("]", out);
-	if (x->srcmap) {
+	if (sources) {
 		fputs(",\"file\":[", out);
-		for (i = 0; i < nn; i++)
+		for (i = 0; i < sh.nr_fn; i++)
 			fprintf(out, "%s%ld", i ? "," : "", file_of[i]);
 		fputs("],\"line\":[", out);
-		for (i = 0; i < nn; i++)
+		for (i = 0; i < sh.nr_fn; i++)
 			fprintf(out, "%s%u", i ? "," : "", line_of[i]);
 		fputc(']', out);
 	}
 	fputc(',', out);
-	stats_columns(out, x, nn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
+	stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
 	fputc('}', out);
 	if (x->diff) {
 		const struct kmag_diff_func *f = kmag_cgdiff_funcs(x->diff);
 
 		fputs(",\"fnA\":{", out);
-		stats_columns(out, x, nn, node_stats, true, node_cols, ARRAY_LEN(node_cols));
+		stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, true, node_cols,
+			      ARRAY_LEN(node_cols));
 		fputs("},\"status\":[", out);
-		for (i = 0; i < nn; i++)
-			fprintf(out, "%s%d", i ? "," : "", (int)f[i].status);
+		for (i = 0; i < sh.nr_fn; i++)
+			fprintf(out, "%s%d", i ? "," : "", (int)f[sh.fn[i]].status);
 		fputc(']', out);
 	}
 	fputs(",\"edge\":{\"src\":[", out);
-	for (i = 0; i < ne; i++)
-		fprintf(out, "%s%u", i ? "," : "", edge_end(x, i, true));
+	for (i = 0; i < sh.nr_edge; i++)
+		fprintf(out, "%s%u", i ? "," : "", sh.new_of[edge_end(x, sh.edge[i], true)]);
 	fputs("],\"dst\":[", out);
-	for (i = 0; i < ne; i++)
-		fprintf(out, "%s%u", i ? "," : "", edge_end(x, i, false));
+	for (i = 0; i < sh.nr_edge; i++)
+		fprintf(out, "%s%u", i ? "," : "", sh.new_of[edge_end(x, sh.edge[i], false)]);
 	fputc(']', out);
-	if (any_irq(x, ne)) {
+	for (i = 0; i < sh.nr_edge && !irq; i++)
+		irq = edge_flags(x, sh.edge[i]) & KMAG_EDGE_IRQ;
+	if (irq) {
 		fputs(",\"irq\":[", out);
-		for (i = 0; i < ne; i++)
-			fprintf(out, "%s%d", i ? "," : "", edge_flags(x, i) & KMAG_EDGE_IRQ ? 1 : 0);
+		for (i = 0; i < sh.nr_edge; i++)
+			fprintf(out, "%s%d", i ? "," : "",
+				edge_flags(x, sh.edge[i]) & KMAG_EDGE_IRQ ? 1 : 0);
 		fputc(']', out);
 	}
 	fputc(',', out);
-	stats_columns(out, x, ne, edge_stats, false, node_cols, 2);
+	stats_columns(out, x, sh.edge, sh.nr_edge, edge_stats, false, node_cols, 2);
 	fputc('}', out);
 	if (x->diff) {
 		const struct kmag_diff_edge *e = kmag_cgdiff_edges(x->diff);
 
 		fputs(",\"edgeA\":{", out);
-		stats_columns(out, x, ne, edge_stats, true, node_cols, 2);
+		stats_columns(out, x, sh.edge, sh.nr_edge, edge_stats, true, node_cols, 2);
 		fputs("},\"edgeStatus\":[", out);
-		for (i = 0; i < ne; i++)
-			fprintf(out, "%s%d", i ? "," : "", (int)e[i].status);
+		for (i = 0; i < sh.nr_edge; i++)
+			fprintf(out, "%s%d", i ? "," : "", (int)e[sh.edge[i]].status);
 		fputc(']', out);
 	}
 	fputs("}", out);
@@ -315,6 +386,9 @@ out:
 	free(files.names);
 	free(file_of);
 	free(line_of);
+	free(sh.fn);
+	free(sh.new_of);
+	free(sh.edge);
 	return ret;
 }
 
@@ -385,4 +459,35 @@ int kmag_explore_html_path(const char *path, const struct kmag_explore *x, struc
 	if (ret)
 		return kmag_err_set(err, -ret, "cannot write %s: %s", path, strerror(-ret));
 	return 0;
+}
+
+/* The view hides a function for its focus, call counts or path filter (not for pruning). */
+static bool view_keeps(void *ctx, kmag_func_t func)
+{
+	const struct kmag_graph_doc *doc = ctx;
+	long node = kmag_cg_node_index(doc->cg, func);
+	enum kmag_cgview_hide why;
+
+	if (node < 0)
+		return false;
+	why = kmag_cgview_hidden(doc->view, (uint32_t)node);
+	return why == KMAG_HIDE_NONE || why == KMAG_HIDE_PRUNED;
+}
+
+int kmag_render_explorer(const struct kmag_graph_doc *doc, const char *path, const char *format,
+			 struct kmag_err *err)
+{
+	struct kmag_explore x = {
+		.cg = doc->cg, .st = doc->st, .info = doc->info, .input = doc->input,
+		.filters = doc->filters, .srcline = doc->srcline, .srcline_ctx = doc->srcline_ctx,
+	};
+
+	(void)format;
+	if (!doc->info)
+		return kmag_err_set(err, EINVAL, "the explorer page needs the trace's facts");
+	if (doc->view) {
+		x.visible = view_keeps;
+		x.visible_ctx = (void *)doc;
+	}
+	return kmag_explore_html_path(path, &x, err);
 }

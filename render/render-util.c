@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "render.h"
+#include "render-util.h"
 
 void render_fput_xml(FILE *out, const char *s)
 {

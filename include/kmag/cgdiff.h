@@ -108,6 +108,15 @@ struct kmag_diff_report {
 	size_t limit;			/* per section in text; 0 = all */
 	bool all;			/* DOT: also unchanged functions and edges */
 	bool colour;			/* text: ANSI colours, red for growth, blue for shrinkage */
+	/*
+	 * Optional: functions to leave out with their edges (a source path
+	 * filter), asked with B's function ids, and A's for functions only A has.
+	 */
+	bool (*visible)(void *ctx, kmag_func_t func);
+	void *visible_ctx;
+	bool (*visible_a)(void *ctx, kmag_func_t func);
+	void *visible_a_ctx;
+	const char *path_filter;	/* that filter as given, for the header; or NULL */
 };
 
 /* Text report of the changes. Returns 0 or -errno. */

@@ -9,12 +9,12 @@
 #ifndef KMAG_EXPLORE_H
 #define KMAG_EXPLORE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "callgraph.h"
 #include "cgdiff.h"
 #include "kmag.h"
-#include "symmap.h"
 #include "symtab.h"
 #include "trace.h"
 
@@ -36,10 +36,24 @@ struct kmag_explore {
 	const char *filters;			/* filters applied, or NULL/"" */
 	const char *title;			/* page title; NULL = from the input */
 	const char *focus;			/* function shown first; NULL = the busiest */
-	/* Optional source locations: a bound symbol map, asked with names and
-	   addresses from srcmap_st (the graph's symtab; diff: B's). */
-	const struct kmag_symmap *srcmap;
-	const struct kmag_symtab *srcmap_st;
+	/*
+	 * Optional source locations, "file:line" or "file" (as
+	 * kmag_srcloc_report_cb() gives them), asked with the graph's function
+	 * ids (diff: B's ids; srcline_a for functions only A has).
+	 */
+	const char *(*srcline)(void *ctx, kmag_func_t func);
+	void *srcline_ctx;
+	const char *(*srcline_a)(void *ctx, kmag_func_t func);
+	void *srcline_a_ctx;
+	/*
+	 * Optional: functions to leave out (the --filter-filepath of the CLI),
+	 * with their calls. Asked as above; NULL shows every function.
+	 */
+	bool (*visible)(void *ctx, kmag_func_t func);
+	void *visible_ctx;
+	bool (*visible_a)(void *ctx, kmag_func_t func);
+	void *visible_a_ctx;
+	const char *path_filter;		/* that filter as given, for the page; or NULL */
 };
 
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */
@@ -51,6 +65,17 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x);
  * x.html`.
  */
 int kmag_explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err);
+
+struct kmag_graph_doc;
+
+/*
+ * kmag_graph_render_fn for `kmag visualize --image-name x.html`: the page of
+ * @doc's whole graph (functions the view hides for its focus, call counts or
+ * path filter are left out; pruned ones stay, the page shows them on demand).
+ * @format is ignored. Returns 0 or -errno with @err set.
+ */
+int kmag_render_explorer(const struct kmag_graph_doc *doc, const char *path, const char *format,
+			 struct kmag_err *err);
 
 #ifdef __cplusplus
 }

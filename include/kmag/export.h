@@ -92,6 +92,9 @@ struct kmag_export {
 	/* optional source locations (symbol map), may be NULL */
 	const char *(*srcline)(void *ctx, kmag_func_t func);
 	void *srcline_ctx;
+	/* optional: functions to leave out (with their edges); NULL keeps all */
+	bool (*visible)(void *ctx, kmag_func_t func);
+	void *visible_ctx;
 };
 
 /* Every call edge as CSV with a header row. Returns 0 or -errno. */

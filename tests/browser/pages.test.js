@@ -75,7 +75,7 @@ async function testExplorer(ctx) {
 	fs.writeFileSync(map, ["generic_perform_write|mm/filemap.c", "shmem_write_begin|mm/shmem.c",
 			       "shmem_write_end|mm/shmem.c", "ksys_write|fs/read_write.c",
 			       "vfs_write|fs/read_write.c", ""].join("\n"));
-	kmag(["html", "--symbol-map", map, "-o", html, process.env.FIXTURE_FG]);
+	kmag(["html", "--symbol-file-path", map, "-o", html, process.env.FIXTURE_FG]);
 	const { page, problems } = await open(ctx, html);
 	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
 	note(`explorer page ready ${await readyMs(page)} ms after navigation start (${fs.statSync(html).size} bytes)`);

@@ -66,6 +66,13 @@ t_eq "all 258 of them" 258 "$(grep -c 'class="node"' "$T/all.svg")"
 t_ok "without --all, unchanged ones away from changes are left out ($n_changed)" test "$n_changed" -lt 258
 t_ok "html diff" "$KMAG" diff -F html -o "$T/d.html" "$A" "$B"
 t_grep "carries the diff data" '"mode":"diff"' "$T/d.html"
+printf 'generic_perform_write|mm/filemap.c\nshmem_write_begin|mm/shmem.c\nksys_write|fs/read_write.c\nvfs_write|fs/read_write.c\n' >"$T/seed.map"
+t_ok "diff with a source path filter" "$KMAG" diff -F json -o "$T/p.json" --symbol-file-path "$T/seed.map" --filter-filepath fs/ "$A" "$B"
+t_ok "keeps only the functions of those files" python3 -c "
+import json; d = json.load(open('$T/p.json'))
+assert sorted(f['name'] for f in d['functions']) == ['ksys_write', 'vfs_write'], d['functions']
+assert [(e['caller'], e['callee'], e['status']) for e in d['edges']] == [('ksys_write', 'vfs_write', 'grew')], d['edges']
+assert d['path_filter'] == 'fs/' and d['summary']['functions']['grew'] == 2"
 t_exit "one trace is a usage error" 2 "$KMAG" diff "$A"
 t_exit "three traces are a usage error" 2 "$KMAG" diff "$A" "$B" "$A"
 t_exit "a missing trace is an error" 1 "$KMAG" diff "$A" "$T/nope.dat"

@@ -58,7 +58,7 @@ t_eq "no script element is closed early" 2 "$(grep -o '</script>' "$T/e.html" | 
 t_grep "the name is escaped in the data" '\\u003c/script>\\u003cscript>x=1\\u003c/script>&\\"' "$T/e.html"
 t_grep "the title is escaped" '<title>&lt;i&gt;t&lt;/i&gt;</title>' "$T/e.html"
 printf 'generic_perform_write|mm/filemap.c\nshmem_write_begin|mm/shmem.c\nksys_write|fs/read_write.c\n' >"$T/seed.map"
-t_ok "with a symbol map" "$KMAG" html --symbol-map "$T/seed.map" -o "$T/m.html" "$FG"
+t_ok "with a symbol map" "$KMAG" html --symbol-file-path "$T/seed.map" -o "$T/m.html" "$FG"
 t_ok "functions carry their source file" python3 -c "
 import json, re
 page = open('$T/m.html').read()
@@ -68,7 +68,27 @@ src = {fn['name'][i]: d['files'][fn['file'][i]] for i in range(len(fn['name'])) 
 assert src == {'generic_perform_write': 'mm/filemap.c', 'shmem_write_begin': 'mm/shmem.c',
                'ksys_write': 'fs/read_write.c'}, src
 assert d['symbolMap'] == 'yes'"
-t_exit "a missing symbol map is an error" 1 "$KMAG" html --symbol-map "$T/none.map" -o "$T/z.html" "$FG"
+t_ok "--filter-filepath keeps the functions of matching files" \
+	"$KMAG" html --symbol-file-path "$T/seed.map" --filter-filepath /mm -o "$T/p2.html" "$FG"
+t_ok "only those are in the page, with the calls between them" python3 -c "
+import json, re
+page = open('$T/p2.html').read()
+d = json.loads(re.search(r'id=\"kmag-data\">(.*?)</script>', page, re.S).group(1))
+assert sorted(d['fn']['name']) == ['generic_perform_write', 'shmem_write_begin'], d['fn']['name']
+pairs = {(d['fn']['name'][s], d['fn']['name'][t]) for s, t in zip(d['edge']['src'], d['edge']['dst'])}
+assert pairs == {('generic_perform_write', 'shmem_write_begin')}, pairs
+assert d['pathFilter'] == '/mm' and d['allFunctions'] == 248"
+t_exit "--filter-filepath without any map" 1 "$KMAG" html --filter-filepath /mm -o "$T/p3.html" "$FG"
+t_grep "asks for one" 'needs a symbol map' "$T/err"
+t_exit "a missing symbol map is an error" 1 "$KMAG" html --symbol-file-path "$T/none.map" -o "$T/z.html" "$FG"
 t_grep "naming it" 'none\.map' "$T/err"
+t_ok "kmag visualize --image-name x.html writes the explorer" \
+	sh -c "cd '$T' && '$KMAG' visualize --image-name v.html --no-chart --filter-execution-no 20 '$FG'"
+t_ok "with the functions the view keeps (not pruned away)" python3 -c "
+import json, re
+d = json.loads(re.search(r'id=\"kmag-data\">(.*?)</script>', open('$T/v.html').read(), re.S).group(1))
+calls = dict(zip(d['fn']['name'], d['fn']['calls']))
+assert len(calls) == 31 and min(calls.values()) > 20, calls
+assert d['filters'] == 'called > 20 times', d['filters']"
 t_exit "an unknown option" 2 "$KMAG" html --frob "$FG"
 t_done

@@ -29,18 +29,18 @@ if [ ! -f $B/build.ninja ]; then
 	CC=clang meson setup $B -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dbuildtype=debugoptimized >/dev/null || exit 1
 fi
-ninja -C $B $(for t in tracedat text symmap pages; do echo tests/fuzz/fuzz-$t; done) >/dev/null || exit 1
+ninja -C $B $(for t in tracedat text symmap pages dwarf select; do echo tests/fuzz/fuzz-$t; done) >/dev/null || exit 1
 mkdir -p $B/artifacts
 results=()
 status=0
-for t in tracedat text symmap pages; do
+for t in tracedat text symmap pages dwarf select; do
 	[ -n "$ONLY" ] && [ "$ONLY" != "$t" ] && continue
 	mkdir -p $B/corpus/$t
 	log=$B/fuzz-$t.log
 	echo "fuzz-$t: ${SECONDS_PER}s"
 	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$B/tests/fuzz/fuzz-$t -max_total_time="$SECONDS_PER" -timeout=20 -rss_limit_mb=3072 \
-		-max_len=262144 -jobs="$JOBS" -workers="$JOBS" -print_final_stats=1 \
+		-max_len=262144 $([ "$JOBS" -gt 1 ] && echo "-jobs=$JOBS -workers=$JOBS") -print_final_stats=1 \
 		-artifact_prefix=$B/artifacts/$t- \
 		$B/corpus/$t tests/fuzz/corpus/$t tests/fuzz/regressions/$t >"$log" 2>&1
 	rc=$?
