@@ -273,12 +273,14 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 		kmag_flame_free(fl);
 	} else if (a->fmt == FMT_CSV && a->edges) {
 		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					 .input = g.path, .visible = visible, .visible_ctx = sm->loc };
+					 .input = g.path, .visible = visible,
+					 .visible_ctx = sm->loc };
 
 		ret = kmag_export_edges_csv(out, &x) ? -EIO : 0;
 	} else if (a->fmt == FMT_DOT) {
 		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					 .input = g.path, .srcline = srcline, .srcline_ctx = sm->loc,
+					 .input = g.path, .srcline = srcline,
+					 .srcline_ctx = sm->loc,
 					 .visible = visible, .visible_ctx = sm->loc };
 
 		ret = kmag_export_dot(out, &x);

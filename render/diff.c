@@ -36,11 +36,15 @@ static size_t count_shown(const struct kmag_diff_report *r, bool edges, enum kma
 	size_t i, n = 0;
 
 	if (edges) {
+		const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
+
 		for (i = 0; i < kmag_cgdiff_nr_edges(d); i++)
-			n += kmag_cgdiff_edges(d)[i].status == s && edge_shown(r, &kmag_cgdiff_edges(d)[i]);
+			n += e[i].status == s && edge_shown(r, &e[i]);
 	} else {
+		const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+
 		for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++)
-			n += kmag_cgdiff_funcs(d)[i].status == s && func_shown(r, &kmag_cgdiff_funcs(d)[i]);
+			n += f[i].status == s && func_shown(r, &f[i]);
 	}
 	return n;
 }
@@ -161,8 +165,10 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
 	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
 	size_t n = kmag_cgdiff_nr_edges(d), i, shown = 0;
-	size_t changes = count_shown(r, true, KMAG_DIFF_GREW) + count_shown(r, true, KMAG_DIFF_SHRANK) +
-			 count_shown(r, true, KMAG_DIFF_ADDED) + count_shown(r, true, KMAG_DIFF_REMOVED);
+	size_t changes = count_shown(r, true, KMAG_DIFF_GREW) +
+			 count_shown(r, true, KMAG_DIFF_SHRANK) +
+			 count_shown(r, true, KMAG_DIFF_ADDED) +
+			 count_shown(r, true, KMAG_DIFF_REMOVED);
 
 	bool has_time = kmag_cgdiff_has_time(d);
 
@@ -287,7 +293,8 @@ static void json_input(FILE *out, const char *path, const struct kmag_trace_info
 static void json_counts(FILE *out, const struct kmag_diff_report *r, bool edges)
 {
 	static const enum kmag_diff_status all[] = {
-		KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW, KMAG_DIFF_SHRANK, KMAG_DIFF_SAME,
+		KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW,
+		KMAG_DIFF_SHRANK, KMAG_DIFF_SAME,
 	};
 	size_t i;
 

@@ -237,7 +237,7 @@ static long source_of(struct files *files, const char *label, uint32_t *line)
 /* The functions and edges the page shows (all, unless x->visible drops some). */
 struct shown {
 	uint32_t *fn, *edge;	/* original indexes, in order */
-	uint32_t *new_of;	/* original function index -> position in fn, UINT32_MAX if left out */
+	uint32_t *new_of;	/* original function index -> position in fn (UINT32_MAX: left out) */
 	size_t nr_fn, nr_edge;
 };
 
