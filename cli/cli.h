@@ -147,7 +147,8 @@ enum {
 	"                            root (/net: not drivers/net)\n"                             \
 	"      --symbol-file-path MAP\n"                                                         \
 	"                            the symbol map (kmag or the seed's name|path format;\n"     \
-	"                            default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map or\n"     \
+	"                            default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map,\n"       \
+	"                            ./symbol-filepath.map or\n"                                 \
 	"                            ~/.cache/kmag/symbols-<kernel release>.map)\n"
 
 /* Returns 1 if @opt was a symbol-map option (stored), 0 if not, -1 on a bad value. */

@@ -49,15 +49,9 @@ static const char visualize_usage[] =
 	"                            trace's entry points)\n"
 	"      --filter-execution-no N\n"
 	"                            hide functions called N times or less, with their calls\n"
-	"      --filter-filepath PATHS\n"
-	"                            only functions whose source file matches one of the\n"
-	"                            comma-separated PATHS (e.g. net,kernel/sched/fair.c;\n"
-	"                            a leading / anchors at the tree root); calls through\n"
-	"                            hidden functions become dashed \"via N hidden\" edges\n"
-	"      --symbol-file-path MAP\n"
-	"                            function -> source file map (default: $KMAG_SYMBOL_MAP,\n"
-	"                            ./kernel-magnifier.map, ./symbol-filepath.map, or the one\n"
-	"                            `kmag generate-symbol-map` cached for this kernel)\n"
+	"\n" CLI_SYMMAP_HELP
+	"                            (calls through functions hidden by --filter-filepath\n"
+	"                            become dashed \"via N hidden\" edges)\n"
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
@@ -74,8 +68,6 @@ enum {
 	OPT_CALLERS,
 	OPT_DEPTH,
 	OPT_EXEC_NO,
-	OPT_FILEPATH,
-	OPT_SYMFILE,
 };
 
 struct vis_opts {
@@ -87,7 +79,6 @@ struct vis_opts {
 	unsigned long top, max_nodes, exec_no, depth;
 	bool depth_set;
 	const char *root, *callers;
-	const char *filepath, *symfile;
 };
 
 /* Pictures by file extension. A new kind of output is one line here. */
@@ -141,7 +132,8 @@ static int pick_formats(struct vis_opts *o)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_input *in)
+static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_input *in,
+		      struct cli_symmap *sym)
 {
 	static const struct option longopts[] = {
 		{ "image-name", required_argument, NULL, OPT_IMAGE },
@@ -155,15 +147,14 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 		{ "callers", required_argument, NULL, OPT_CALLERS },
 		{ "depth", required_argument, NULL, OPT_DEPTH },
 		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
-		{ "filter-filepath", required_argument, NULL, OPT_FILEPATH },
-		{ "symbol-file-path", required_argument, NULL, OPT_SYMFILE },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_IMAGE:
 			o->image = optarg;
@@ -208,17 +199,13 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 			if (!cli_parse_ulong("visualize", "--filter-execution-no", optarg, &o->exec_no))
 				return EXIT_USAGE;
 			break;
-		case OPT_FILEPATH:
-			o->filepath = optarg;
-			break;
-		case OPT_SYMFILE:
-			o->symfile = optarg;
-			break;
 		case 'h':
 			fputs(visualize_usage, stdout);
 			return -1;
 		default:
 			ret = cli_input_option("visualize", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("visualize", opt, optarg, sym);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -275,8 +262,8 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* One line naming every filter in effect, for the picture titles. */
-static void describe_filters(const struct cli_graph *g, const struct vis_opts *o, char *buf,
-			     size_t len)
+static void describe_filters(const struct cli_graph *g, const struct vis_opts *o,
+			     const struct cli_symmap *sym, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (g->filters[0])
@@ -289,8 +276,8 @@ static void describe_filters(const struct cli_graph *g, const struct vis_opts *o
 		append(buf, len, "depth <= %lu", o->depth);
 	if (o->exec_no)
 		append(buf, len, "called > %lu times", o->exec_no);
-	if (o->filepath)
-		append(buf, len, "source in %s", o->filepath);
+	if (sym->filepath)
+		append(buf, len, "source in %s", sym->filepath);
 }
 
 /* Explains an empty view by its main cause. Returns EXIT_ERR. */
@@ -304,9 +291,9 @@ static int explain_empty(const struct cli_graph *g, const struct vis_opts *o,
 	for (i = 0; i < kmag_cg_nr_nodes(g->cg); i++)
 		if (nodes[i].st.calls > busiest)
 			busiest = nodes[i].st.calls;
-	if (o->filepath && !src->matched)
+	if (src->sym->filepath && !src->matched)
 		return cli_error("--filter-filepath \"%s\" matches none of the %zu functions (%zu of them have a source file in %s); check the paths or the symbol map",
-				 o->filepath, s->graph_nodes, src->with_file, src->map_path);
+				 src->sym->filepath, s->graph_nodes, src->with_file, src->sym->used);
 	if (s->hidden[KMAG_HIDE_FEW_CALLS] && busiest <= o->exec_no)
 		return cli_error("every function was called at most %lu times (the busiest %" PRIu64 "); lower --filter-execution-no",
 				 o->exec_no, busiest);
@@ -423,7 +410,9 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	struct vis_opts o = { .image = DEFAULT_IMAGE, .chart = DEFAULT_CHART, .top = DEFAULT_TOP,
 			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
 	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
-	struct cli_input in = { .unordered = false };
+	struct cli_symmap sym = { .cmd = "visualize" };
+	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
+				.after_open_ctx = &sym };
 	const struct kmag_cgview_summary *vs;
 	const struct kmag_trace_info *info;
 	struct vis_sources src = { 0 };
@@ -434,14 +423,18 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	struct cli_graph g;
 	int ret;
 
-	ret = parse_args(argc, argv, &o, &in);
-	if (ret)
+	ret = parse_args(argc, argv, &o, &in, &sym);
+	if (ret) {
+		cli_symmap_release(&sym);
 		return ret < 0 ? EXIT_OK : ret;
+	}
 	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	ret = cli_load_graph("visualize", &in, &g);
-	if (ret)
+	if (ret) {
+		cli_symmap_release(&sym);
 		return ret;
+	}
 	t1 = now_s();
 	info = kmag_trace_info(g.trace);
 	printf("parsing completed, found %" PRIu64 " events", info->events);
@@ -470,14 +463,14 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		ret = EXIT_ERR;
 		goto out;
 	}
-	ret = vis_sources_load(&g, o.symfile, o.filepath, &src);
+	ret = vis_sources_load(&g, &sym, &src);
 	if (ret)
 		goto out;
 	vo.weight = o.heat;
 	vo.depth = o.depth_set ? (int)o.depth : -1;
 	vo.hide_calls_upto = o.exec_no;
 	vo.max_nodes = o.max_nodes;
-	if (src.filter) {
+	if (sym.filter) {
 		vo.keep = vis_sources_keep;
 		vo.keep_ctx = &src;
 	}
@@ -493,7 +486,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	print_view(&o, vs);
-	describe_filters(&g, &o, filters, sizeof(filters));
+	describe_filters(&g, &o, &sym, filters, sizeof(filters));
 	if (!o.no_chart) {
 		ret = draw_chart(&g, &o, view, filters);
 		if (ret)
@@ -509,9 +502,11 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
 			t1 - t0, t2 - t1, t3 - t2, t4 - t3,
 			o.layout ? o.layout : kmag_graphviz_layout_for(vs->shown_nodes));
+	cli_symmap_warn(&sym);
 out:
 	kmag_cgview_free(view);
 	vis_sources_release(&src);
 	cli_graph_release(&g);
+	cli_symmap_release(&sym);
 	return ret;
 }

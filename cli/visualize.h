@@ -8,26 +8,20 @@
 #include "cli.h"
 #include "kmag/symmap.h"
 
-/* Source files of the graph's functions, from a symbol map, and the path filter. */
+/*
+ * Source files of the graph's functions (through the symbol map loaded by
+ * cli_symmap) and the path-filter predicate for the graph view.
+ */
 struct vis_sources {
 	const struct kmag_cg *cg;
-	struct kmag_symmap *map;	/* NULL when no map was found (and none was needed) */
-	char map_path[4096];
-	struct kmag_pathfilter *filter;	/* NULL without --filter-filepath */
-	const char **file;		/* per cg node: source file, or NULL */
-	char **srcline;			/* per cg node: "file:line" for labels, or NULL */
+	struct cli_symmap *sym;		/* borrowed: the map, its cache and the filter */
 	size_t nr;			/* cg nodes */
 	size_t with_file;		/* nodes the map knows */
 	size_t matched;			/* nodes the filter keeps */
 };
 
-/*
- * Finds and loads the symbol map (@symfile, else the default places) and
- * compiles @filepath. A map is required only with a path filter. Prints the
- * error and returns an exit code on failure, 0 on success.
- */
-int vis_sources_load(const struct cli_graph *g, const char *symfile, const char *filepath,
-		     struct vis_sources *s);
+/* Counts what the map knows of @g and what the filter keeps. Returns 0. */
+int vis_sources_load(const struct cli_graph *g, struct cli_symmap *sym, struct vis_sources *s);
 void vis_sources_release(struct vis_sources *s);
 /* struct kmag_cgview_opts.keep: does cg node @node's file pass the path filter? */
 bool vis_sources_keep(void *ctx, uint32_t node);

@@ -611,6 +611,8 @@ const char *kmag_symmap_default_path(const char *kernel_release)
 		return env;
 	if (access("kernel-magnifier.map", R_OK) == 0)
 		return "kernel-magnifier.map";
+	if (access("symbol-filepath.map", R_OK) == 0)	/* the seed's own map name */
+		return "symbol-filepath.map";
 	if (!kernel_release) {
 		if (uname(&u))
 			return NULL;

@@ -81,8 +81,9 @@ int kmag_symmap_write(const struct kmag_symmap *m, const char *path, bool seed,
 
 /*
  * The map to use when the user gave none: $KMAG_SYMBOL_MAP, then
- * ./kernel-magnifier.map (the seed's name), then ~/.cache/kmag/symbols-<release>.map
- * for the running kernel. Returns a static path or NULL.
+ * ./kernel-magnifier.map or ./symbol-filepath.map (the seed's names), then
+ * ~/.cache/kmag/symbols-<release>.map
+ * for @kernel_release (NULL: the running kernel). Returns a static path or NULL.
  */
 const char *kmag_symmap_default_path(const char *kernel_release);
 
