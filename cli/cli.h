@@ -162,9 +162,35 @@ void cli_symmap_describe(const struct cli_symmap *s, const struct cli_graph *g, 
 void cli_symmap_warn(const struct cli_symmap *s);
 void cli_symmap_release(struct cli_symmap *s);
 
+/* A trace opened through the input options, for commands that stream events. */
+struct cli_stream {
+	struct kmag_trace *trace;
+	struct kmag_filter *filter;
+	const char *path;
+	char filters[512];	/* description of the filters applied, "" for none */
+};
+
+/*
+ * Opens the trace of @in (running in->after_open) and prepares its filters.
+ * On failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
+ * syntax); else 0.
+ */
+int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s);
+/*
+ * Streams the events that pass the filters to @fn. Returns 0; EXIT_ERR after
+ * printing a reader error; or the callback's own -errno, unprinted, for the
+ * caller to explain.
+ */
+int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
+void cli_stream_close(struct cli_stream *s);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_visualize(struct kmag_cli *cli, int argc, char **argv);
 int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv);
+int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
+int cmd_export(struct kmag_cli *cli, int argc, char **argv);
+int cmd_html(struct kmag_cli *cli, int argc, char **argv);
+int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

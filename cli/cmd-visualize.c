@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kmag/cgview.h"
+#include "kmag/explore.h"
 #include "kmag/render.h"
 #include "kmag/report.h"
 #include "visualize.h"
@@ -28,7 +29,8 @@ static const char visualize_usage[] =
 	"and a chart of the most called functions.\n"
 	"\n"
 	"Output:\n"
-	"      --image-name FILE     the call graph: .pdf, .png, .svg or .dot\n"
+	"      --image-name FILE     the call graph: .pdf, .png, .svg, .dot, or .html\n"
+	"                            (the interactive explorer, as `kmag html`)\n"
 	"                            (default " DEFAULT_IMAGE ")\n"
 	"      --chart-name FILE     the chart: .png, .pdf or .svg (default " DEFAULT_CHART ")\n"
 	"      --no-chart            do not draw the chart\n"
@@ -89,6 +91,7 @@ static const struct graph_format {
 	{ ".png", "png", kmag_render_graphviz },
 	{ ".svg", "svg", kmag_render_graphviz },
 	{ ".dot", "dot", kmag_render_graphviz },
+	{ ".html", "html", kmag_render_explorer },
 	{ ".gv", "dot", kmag_render_graphviz },
 };
 
@@ -118,7 +121,7 @@ static int pick_formats(struct vis_opts *o)
 			o->render = graph_formats[i].render;
 		}
 	if (!o->render)
-		return cli_usage_error("visualize", "--image-name \"%s\": unknown picture type (name it .pdf, .png, .svg or .dot)",
+		return cli_usage_error("visualize", "--image-name \"%s\": unknown picture type (name it .pdf, .png, .svg, .dot or .html)",
 				       o->image);
 	for (i = 0; i < sizeof(chart_formats) / sizeof(chart_formats[0]); i++)
 		if (has_ext(o->chart, chart_formats[i].ext))

@@ -511,8 +511,9 @@ static int graph_line(struct kmag_trace *t, struct text_input *in, char *line)
 			for (const char *d = q; d < e; d++)
 				if (*d == '-')
 					dash = d;
-			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) && !strchr(q, '.') &&
-			    parse_uint(dash + 1, &v) == e) {
+			/* (only the column itself must be free of '.': the duration follows it) */
+			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) &&
+			    !memchr(q, '.', (size_t)(e - q)) && parse_uint(dash + 1, &v) == e) {
 				g.pid = (int)v;
 				cs->pid = (int32_t)v;
 				if ((int)v != cs->last_comm_pid) {

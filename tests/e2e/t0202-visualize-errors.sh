@@ -34,7 +34,7 @@ t_eq "one node, no edges" "1 0" "$(svg_check one.svg counts | cut -d' ' -f1-2)"
 t_eq "a one-bar chart" "1200 160" "$(png_size one.png)"
 
 t_exit "an unknown picture type is a usage error" 2 "$KMAG" visualize --image-name g.jpg t.txt
-t_grep "... naming the types" 'name it .pdf, .png, .svg or .dot' "$T/err"
+t_grep "... naming the types" 'name it .pdf, .png, .svg, .dot or .html' "$T/err"
 t_exit "an unknown chart type is a usage error" 2 "$KMAG" visualize --chart-name c.gif t.txt
 t_exit "--heat total without durations" 1 "$KMAG" visualize --heat total --image-name e.pdf t.txt
 t_grep "... says how to get them" 'record with function_graph' "$T/err"
