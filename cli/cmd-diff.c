@@ -28,8 +28,8 @@ static const char diff_usage[] =
 	"      --all                 dot: also draw unchanged functions and edges\n"
 	"      --color auto|always|never\n"
 	"                            text: colour the changes (default auto: on a terminal)\n"
-	"      --calls-pct P         a call count changed if it moved by P%% (default 10)\n"
-	"      --time-pct P          a time changed if it moved by P%% (default 25) ...\n"
+	"      --calls-pct P         a call count changed if it moved by P% (default 10)\n"
+	"      --time-pct P          a time changed if it moved by P% (default 25) ...\n"
 	"      --time-min NS         ... and by at least NS nanoseconds (default 1000)\n"
 	"\n" CLI_SYMMAP_HELP
 	"  (each trace is looked up in the map of its own kernel)\n"
