@@ -119,11 +119,7 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			a->output = optarg;
 			break;
 		case 'w':
-			if (!strcmp(optarg, "time"))
-				a->weight = KMAG_FLAME_TIME;
-			else if (!strcmp(optarg, "calls"))
-				a->weight = KMAG_FLAME_CALLS;
-			else
+			if (kmag_flame_weight_parse(optarg, &a->weight))
 				return cli_usage_error("export", "unknown weight \"%s\" (choose time or calls)",
 						       optarg);
 			break;

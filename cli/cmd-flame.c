@@ -75,11 +75,7 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 			a->folded = optarg;
 			break;
 		case 'w':
-			if (!strcmp(optarg, "time"))
-				a->weight = KMAG_FLAME_TIME;
-			else if (!strcmp(optarg, "calls"))
-				a->weight = KMAG_FLAME_CALLS;
-			else
+			if (kmag_flame_weight_parse(optarg, &a->weight))
 				return cli_usage_error("flame", "unknown weight \"%s\" (choose time or calls)",
 						       optarg);
 			break;

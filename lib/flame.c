@@ -33,6 +33,17 @@ struct kmag_flame {
 	enum kmag_flame_weight weight;
 };
 
+int kmag_flame_weight_parse(const char *s, enum kmag_flame_weight *out)
+{
+	if (!strcmp(s, "time"))
+		*out = KMAG_FLAME_TIME;
+	else if (!strcmp(s, "calls"))
+		*out = KMAG_FLAME_CALLS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 struct kmag_flame *kmag_flame_new(bool reverse)
 {
 	struct kmag_flame *f = calloc(1, sizeof(*f));

@@ -243,29 +243,35 @@ static int read_header_info(struct cur *c)
 	return 0;
 }
 
-static int read_ftrace_formats(struct cur *c)
+/* u32 count, then count x { u64 size, format text }, all of one @system. */
+static int read_format_list(struct cur *c, const char *system)
 {
 	uint32_t n, i;
 	int ret;
 
-	c->what = "ftrace event formats";
 	if ((ret = cur_u32(c, &n)))
 		return ret;
 	if (n > MAX_FORMATS)
-		return kmag_err_set(c->err, EINVAL,
-				    "corrupt trace.dat: %u ftrace event formats claimed", n);
+		return kmag_err_set(c->err, EINVAL, "corrupt trace.dat: %u %s formats claimed", n,
+				    system);
 	for (i = 0; i < n; i++) {
 		struct td_blob b;
 		uint64_t size;
 
 		if ((ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &b)))
 			return ret;
-		if ((ret = add_format(c->td, "ftrace", &b, c->err))) {
+		if ((ret = add_format(c->td, system, &b, c->err))) {
 			free(b.data);
 			return ret;
 		}
 	}
 	return 0;
+}
+
+static int read_ftrace_formats(struct cur *c)
+{
+	c->what = "ftrace event formats";
+	return read_format_list(c, "ftrace");
 }
 
 static int read_event_formats(struct cur *c)
@@ -281,32 +287,13 @@ static int read_event_formats(struct cur *c)
 				    nsys);
 	for (s = 0; s < nsys; s++) {
 		char *system = NULL;
-		uint32_t nev, e;
 
 		if ((ret = cur_string(c, 4096, &system)))
 			return ret;
-		if ((ret = cur_u32(c, &nev))) {
-			free(system);
-			return ret;
-		}
-		if (nev > MAX_FORMATS) {
-			free(system);
-			return kmag_err_set(c->err, EINVAL,
-					    "corrupt trace.dat: %u events claimed in one system", nev);
-		}
-		for (e = 0; e < nev; e++) {
-			struct td_blob b;
-			uint64_t size;
-
-			if ((ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &b)) ||
-			    (ret = add_format(c->td, system, &b, c->err))) {
-				if (!ret)
-					free(b.data);
-				free(system);
-				return ret;
-			}
-		}
+		ret = read_format_list(c, system);
 		free(system);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -36,6 +36,9 @@ enum kmag_flame_weight {
 	KMAG_FLAME_CALLS,	/* frame width = number of calls */
 };
 
+/* Parses "time" or "calls" into *@out; returns 0 or -EINVAL. */
+int kmag_flame_weight_parse(const char *s, enum kmag_flame_weight *out);
+
 struct kmag_flame_frame {
 	const char *name;	/* borrowed from the symtab or the flame; "[unknown]" for frames
 				   whose function the trace does not show */
