@@ -111,5 +111,6 @@ void cli_warn_lost(const struct kmag_trace_info *info);
 
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
+int cmd_record(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
+	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
 };
 
 static void usage(FILE *out)

@@ -384,9 +384,9 @@ static void punch(int fd, uint64_t upto)
  * *@stored gets the bytes written (for chunks: without the 4-byte count, as
  * trace-cmd records it).
  */
-static int copy_cpu(struct tdw *w, const struct tdw_cpu *c, int cpu, bool punch_holes,
-		    uint64_t *stored)
+static int copy_cpu(struct tdw *w, const struct tdw_tail *t, int cpu, uint64_t *stored)
 {
+	const struct tdw_cpu *c = &t->cpus[cpu];
 	size_t unit = w->compress ? (size_t)w->page_size * TD_PAGES_IN_CHUNK : COPY_BUF_BYTES;
 	uint64_t done = 0, punched = 0, count_at = w->pos, chunks = 0;
 	size_t zcap = ZSTD_compressBound(unit);
@@ -410,6 +410,8 @@ static int copy_cpu(struct tdw *w, const struct tdw_cpu *c, int cpu, bool punch_
 		ret = read_src(w, c->fd, buf, n, done, cpu);
 		if (ret)
 			break;
+		if (t->on_pages)
+			t->on_pages(t->on_pages_ctx, cpu, buf, n);
 		if (w->compress) {
 			size_t zl = ZSTD_compress2(w->zc, z, zcap, buf, n);
 
@@ -430,7 +432,7 @@ static int copy_cpu(struct tdw *w, const struct tdw_cpu *c, int cpu, bool punch_
 			*stored += n;
 		}
 		done += n;
-		if (punch_holes && done - punched >= PUNCH_EVERY) {
+		if (t->punch_holes && done - punched >= PUNCH_EVERY) {
 			punch(c->fd, done);
 			punched = done;
 		}
@@ -443,7 +445,7 @@ static int copy_cpu(struct tdw *w, const struct tdw_cpu *c, int cpu, bool punch_
 		else
 			ret = write_at(w, &n32, 4, count_at);
 	}
-	if (!ret && punch_holes)
+	if (!ret && t->punch_holes)
 		punch(c->fd, done);
 	free(buf);
 	free(z);
@@ -560,7 +562,7 @@ static int finish_v6(struct tdw *w, const struct tdw_tail *t)
 		w->pos = align_up(w->pos, w->page_size);
 		if (!t->cpus[i].size)
 			continue;
-		ret = copy_cpu(w, &t->cpus[i], i, t->punch_holes, &stored);
+		ret = copy_cpu(w, t, i, &stored);
 		w->data_bytes += stored;
 	}
 	/* a trailing empty CPU leaves pos past the end: make the file that long */
@@ -600,7 +602,7 @@ static int finish_v7(struct tdw *w, const struct tdw_tail *t)
 			continue;
 		mb_u32(&b, (uint32_t)i);
 		mb_u64(&b, w->pos);
-		ret = copy_cpu(w, &t->cpus[i], i, t->punch_holes, &stored[i]);
+		ret = copy_cpu(w, t, i, &stored[i]);
 		mb_u64(&b, stored[i]);
 		w->data_bytes += stored[i];
 		with_data++;

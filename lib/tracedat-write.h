@@ -68,6 +68,9 @@ struct tdw_tail {
 	 * file can be assembled on a full disk from the data that filled it.
 	 */
 	bool punch_holes;
+	/* Called with each run of whole pages as it is copied (may be NULL). */
+	void (*on_pages)(void *ctx, int cpu, const uint8_t *pages, size_t len);
+	void *on_pages_ctx;
 };
 
 struct tdw_opt;
