@@ -109,10 +109,11 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Notes (repairs of killed runs, fallbacks) are shown even with -q. */
 static void note_to_stderr(void *ctx, const char *msg)
 {
-	if (!*(const bool *)ctx)
-		fprintf(stderr, "kmag: %s\n", msg);
+	(void)ctx;
+	fprintf(stderr, "kmag: %s\n", msg);
 }
 
 static void human_bytes(char *buf, size_t size, double b)
@@ -137,6 +138,22 @@ static void human_count(char *buf, size_t size, double n)
 		snprintf(buf, size, "%.1fk", n / 1e3);
 	else
 		snprintf(buf, size, "%.0f", n);
+}
+
+/* 1234567 -> "1,234,567" */
+static void group_digits(char *buf, size_t size, uint64_t n)
+{
+	char raw[32];
+	size_t len, i, o = 0;
+
+	snprintf(raw, sizeof(raw), "%" PRIu64, n);
+	len = strlen(raw);
+	for (i = 0; i < len && o + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
 }
 
 struct live {
@@ -174,17 +191,18 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 	int i;
 
 	human_bytes(size, sizeof(size), (double)res->file_size);
-	human_count(ev, sizeof(ev), (double)res->events);
-	fprintf(stderr, "kmag: wrote %s: %s events (%" PRIu64 "), %s, trace.dat v%d%s, %.1f s of %s\n",
-		o->output, ev, res->events, size, o->file_version,
-		o->uncompressed || o->file_version == 6 ? "" : " zstd", res->duration, res->tracer);
+	group_digits(ev, sizeof(ev), res->events);
+	fprintf(stderr, "kmag: wrote %s: %s events, %s (trace.dat v%d%s), %.1f s\n", o->output, ev,
+		size, o->file_version, o->uncompressed || o->file_version == 6 ? "" : ", zstd",
+		res->duration);
 	for (i = 0; i < res->nr_cpus; i++) {
 		const struct kmag_rec_cpu *c = &res->cpus[i];
 		uint64_t lost = c->overrun + c->commit_overrun + c->dropped;
 
 		if (!c->recorded)
 			continue;
-		fprintf(stderr, "kmag:   CPU%d: %" PRIu64 " events", c->cpu, c->events);
+		group_digits(ev, sizeof(ev), c->events);
+		fprintf(stderr, "kmag:   CPU%d: %s events", c->cpu, ev);
 		if (lost)
 			fprintf(stderr, ", %" PRIu64 " events lost (%.1f%%)", lost,
 				100.0 * (double)lost / (double)(lost + c->events));
@@ -364,7 +382,6 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.pids = pids;
 	o.nr_pids = nr_pids;
 	o.note = note_to_stderr;
-	o.note_ctx = &quiet;
 
 	catch_signals();
 	r = kmag_recorder_new(&o, &err);

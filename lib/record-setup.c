@@ -168,10 +168,16 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 	if (mkdir(r->state_dir, 0700) && errno != EEXIST)
 		return kmag_err_set(err, errno, "cannot create the state directory %s: %s",
 				    r->state_dir, strerror(errno));
-	names = tracefs_instances("^kmag-[0-9]+$");
+	/* all names: tracefs_instances() in 1.6.4 leaks its compiled regex */
+	names = tracefs_instances(NULL);
 	for (i = 0; names && names[i]; i++) {
-		int pid = atoi(names[i] + 5), ret;
+		const char *digits = names[i] + 5;
+		int pid, ret;
 
+		if (strncmp(names[i], "kmag-", 5) || !*digits ||
+		    strspn(digits, "0123456789") != strlen(digits))
+			continue;
+		pid = atoi(digits);
 		if (pid == getpid() || !owner_gone(r->state_dir, pid))
 			continue;
 		ret = remove_instance(names[i]);
@@ -281,13 +287,16 @@ static int try_instance(struct kmag_recorder *r, struct kmag_err *err)
 	return 1;
 }
 
-static const char *const top_values[] = {
-	"tracing_on", "current_tracer", "set_event", "set_ftrace_filter", "set_ftrace_notrace",
-	"set_graph_function", "set_graph_notrace", "set_ftrace_pid", "set_ftrace_notrace_pid",
-	"set_event_pid", "set_event_notrace_pid", "max_graph_depth", "tracing_thresh",
-	"tracing_cpumask", "trace_clock", "buffer_percent", "options/function-fork",
-	"options/event-fork", "options/func_stack_trace", "options/stacktrace",
-	"options/userstacktrace",
+/* Top-level files kmag may change, saved before it does; restored in reverse order. */
+static const char *const top_common[] = {
+	"tracing_on", "current_tracer", "set_event", "set_event_pid", "set_event_notrace_pid",
+	"tracing_cpumask", "trace_clock", "buffer_percent", "options/event-fork",
+	"options/stacktrace", "options/userstacktrace",
+};
+static const char *const top_function[] = {
+	"set_ftrace_filter", "set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
+	"set_ftrace_pid", "set_ftrace_notrace_pid", "max_graph_depth", "tracing_thresh",
+	"options/function-fork", "options/func_stack_trace",
 };
 
 static enum rs_kind kind_of(const char *rel)
@@ -315,8 +324,13 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 				    strerror(-ret));
 	if ((ret = kmag__rs_init(&r->state, r->dir)))
 		return kmag_err_set(err, ENOMEM, "out of memory");
-	for (i = 0; i < ARRAY_SIZE(top_values); i++) {
-		ret = kmag__rs_save(&r->state, top_values[i], kind_of(top_values[i]), err);
+	for (i = 0; i < ARRAY_SIZE(top_common); i++) {
+		ret = kmag__rs_save(&r->state, top_common[i], kind_of(top_common[i]), err);
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	for (i = 0; r->tracer != KMAG_REC_TRACER_NONE && i < ARRAY_SIZE(top_function); i++) {
+		ret = kmag__rs_save(&r->state, top_function[i], kind_of(top_function[i]), err);
 		if (ret && ret != -ENOENT)
 			return ret;
 	}
@@ -347,23 +361,26 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 static int clear_top(struct kmag_recorder *r, struct kmag_err *err)
 {
 	static const char *const lists[] = {
-		"set_event", "set_ftrace_filter", "set_ftrace_notrace", "set_graph_function",
-		"set_graph_notrace", "set_ftrace_pid", "set_ftrace_notrace_pid", "set_event_pid",
-		"set_event_notrace_pid",
+		"set_event", "set_event_pid", "set_event_notrace_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "set_graph_function", "set_graph_notrace", "set_ftrace_pid",
+		"set_ftrace_notrace_pid",
 	};
 	static const char *const zero[] = {
-		"max_graph_depth", "tracing_thresh", "options/func_stack_trace",
-		"options/stacktrace", "options/userstacktrace",
+		"options/stacktrace", "options/userstacktrace", "max_graph_depth", "tracing_thresh",
+		"options/func_stack_trace",
 	};
+	/* the function tracer's files only matter (and are only saved) with a tracer */
+	size_t nl = r->tracer == KMAG_REC_TRACER_NONE ? 3 : ARRAY_SIZE(lists);
+	size_t nz = r->tracer == KMAG_REC_TRACER_NONE ? 2 : ARRAY_SIZE(zero);
 	size_t i;
 	int ret;
 
 	if ((ret = set(r, "current_tracer", "nop", err)))
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(lists); i++)
+	for (i = 0; i < nl; i++)
 		if (has_file(r, lists[i]) && (ret = set(r, lists[i], "", err)))
 			return ret;
-	for (i = 0; i < ARRAY_SIZE(zero); i++)
+	for (i = 0; i < nz; i++)
 		if (has_file(r, zero[i]) && (ret = set(r, zero[i], "0", err)))
 			return ret;
 	return 0;
@@ -608,8 +625,15 @@ int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err)
 	char lock[64];
 	int ret = 0, e;
 
-	if (r->restored || !r->configured)
+	if (r->restored)
 		return 0;
+	if (!r->configured) {
+		/* nothing was changed; only the locks taken on the way are let go */
+		snprintf(lock, sizeof(lock), "inst-%d.lock", (int)getpid());
+		unlock_file(r->state_dir, lock, &r->inst_lock_fd);
+		unlock_file(r->state_dir, "top.lock", &r->top_lock_fd);
+		return 0;
+	}
 	if (r->inst_created) {
 		e = remove_instance(r->inst_name);
 		if (e)

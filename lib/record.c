@@ -71,20 +71,31 @@ int kmag__rec_perm_error(struct kmag_err *err, const char *what)
 	return ret;
 }
 
+/* Is a tracefs mounted? (tracefs_tracing_dir_is_mounted() in 1.6.4 leaks its answer) */
+static bool tracefs_mounted(void)
+{
+	char *mounts = kmag__tracefs_read("/proc", "mounts");
+	bool yes = mounts && strstr(mounts, " tracefs ");
+
+	free(mounts);
+	return yes;
+}
+
 static int find_tracefs(struct kmag_recorder *r, struct kmag_err *err)
 {
-	const char *path = NULL;
-	int m;
+	bool was_mounted;
+	const char *path;
 
 	if (geteuid() != 0)
 		return kmag_err_set(err, EACCES,
 				    "kmag record needs root to configure ftrace (run it with sudo)");
-	m = tracefs_tracing_dir_is_mounted(false, &path);
-	if (m <= 0) {
-		m = tracefs_tracing_dir_is_mounted(true, &path);
-		if (m < 0 || !path)
-			return kmag_err_set(err, ENOENT,
-					    "tracefs is not mounted and mounting it failed; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
+	was_mounted = tracefs_mounted();
+	/* libtracefs finds it, or mounts it at /sys/kernel/tracing */
+	path = tracefs_tracing_dir();
+	if (!path || (!was_mounted && !tracefs_mounted()))
+		return kmag_err_set(err, ENOENT,
+				    "tracefs is not mounted and mounting it failed; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
+	if (!was_mounted) {
 		r->mounted_tracefs = true;
 		kmag__rec_note(r, "mounted tracefs at %s (unmounted again at the end)", path);
 	}
@@ -97,7 +108,6 @@ static int find_tracefs(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
-/* True when @word is one of the blank-separated names in @list (brackets ignored). */
 bool kmag__rec_word_in(const char *list, const char *word)
 {
 	size_t n = strlen(word);
