@@ -203,17 +203,23 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 			continue;
 		group_digits(ev, sizeof(ev), c->events);
 		fprintf(stderr, "kmag:   CPU%d: %s events", c->cpu, ev);
-		if (lost)
-			fprintf(stderr, ", %" PRIu64 " events lost (%.1f%%)", lost,
+		if (lost) {
+			char l[32];
+
+			group_digits(l, sizeof(l), lost);
+			fprintf(stderr, ", %s events lost (%.1f%%)", l,
 				100.0 * (double)lost / (double)(lost + c->events));
+		}
 		if (c->missing_pages)
 			fprintf(stderr, ", %" PRIu64 " gap%s marked in the data", c->missing_pages,
 				c->missing_pages == 1 ? "" : "s");
 		fputc('\n', stderr);
 	}
-	if (res->lost)
-		fprintf(stderr, "kmag: %" PRIu64 " events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpumask)\n",
-			res->lost);
+	if (res->lost) {
+		group_digits(ev, sizeof(ev), res->lost);
+		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpumask)\n",
+			ev);
+	}
 }
 
 int cmd_record(struct kmag_cli *cli, int argc, char **argv)
@@ -397,10 +403,15 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	if (!quiet) {
 		const struct kmag_rec_result *res = kmag_recorder_result(r);
 
+		char what[64] = "";
+
+		if (o.command)
+			snprintf(what, sizeof(what), " of %s (pid %d)", o.command[0],
+				 (int)res->command_pid);
 		fprintf(stderr, "kmag: recording %s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
 			strcmp(res->tracer, "nop") ? res->tracer : "tracepoint events",
 			res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
-			res->tracer_note ? ")" : "", o.command ? " of the command" : "",
+			res->tracer_note ? ")" : "", what,
 			strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
 			strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
 			seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");

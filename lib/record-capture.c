@@ -82,6 +82,7 @@ int kmag__rec_spawn(struct kmag_recorder *r, struct kmag_err *err)
 	close(go[0]);
 	close(ep[1]);
 	r->child = pid;
+	r->res.command_pid = pid;
 	r->child_go_fd = go[1];
 	r->child_err_fd = ep[0];
 	return 0;

@@ -64,11 +64,16 @@ static int set_list(struct kmag_recorder *r, const char *rel, char *const *entri
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
 	for (i = 0; i < n && !ret; i++) {
-		size_t len = strlen(entries[i]);
+		/* the kernel joins a token across writes: end each with a blank */
+		char *entry = NULL;
+		int len = asprintf(&entry, "%s\n", entries[i]);
 
-		if (write(fd, entries[i], len) != (ssize_t)len)
+		if (len < 0)
+			ret = kmag_err_set(err, ENOMEM, "out of memory");
+		else if (write(fd, entry, (size_t)len) != (ssize_t)len)
 			ret = kmag_err_set(err, errno, "cannot write \"%s\" to %s: %s", entries[i],
 					   path, strerror(errno));
+		free(entry);
 	}
 	if (close(fd) && !ret)
 		ret = kmag_err_set(err, errno, "cannot write %s: %s", path, strerror(errno));
@@ -160,12 +165,34 @@ static void cleanup_outputs(struct kmag_recorder *r)
 	free(pat);
 }
 
+/* mkdir -p, the last component with mode 0700. Returns 0 or -1 with errno set. */
+static int mkdir_p(const char *path)
+{
+	char *p = strdup(path), *s;
+	int ret = 0;
+
+	if (!p)
+		return -1;
+	for (s = p + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			ret = -1;
+		*s = '/';
+		if (ret)
+			break;
+	}
+	if (!ret && mkdir(p, 0700) && errno != EEXIST)
+		ret = -1;
+	free(p);
+	return ret;
+}
+
 int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 {
 	char **names, path[4096];
 	int i, fd = -1;
 
-	if (mkdir(r->state_dir, 0700) && errno != EEXIST)
+	if (mkdir_p(r->state_dir))
 		return kmag_err_set(err, errno, "cannot create the state directory %s: %s",
 				    r->state_dir, strerror(errno));
 	/* all names: tracefs_instances() in 1.6.4 leaks its compiled regex */
@@ -224,7 +251,9 @@ static const char *instance_lacks(struct kmag_recorder *r)
 		ok = avail && kmag__rec_word_in(avail, r->tracer_name);
 		free(avail);
 		if (!ok)
-			return "the tracer is not available in tracefs instances";
+			return r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH ?
+				       "function_graph is not available in tracefs instances" :
+				       "the function tracer is not available in tracefs instances";
 		if ((o->nr_funcs || o->nr_notrace) && !has_file(r, "set_ftrace_filter"))
 			return "instances have no set_ftrace_filter";
 		if (r->nr_graph_names && !has_file(r, "set_graph_function"))
@@ -272,8 +301,8 @@ static int try_instance(struct kmag_recorder *r, struct kmag_err *err)
 	why = instance_lacks(r);
 	if (!why)
 		return 0;
-	kmag__rec_note(r, "recording %s in the top-level tracefs instance (%s on this kernel); its settings are saved and restored",
-		       r->tracer_name, why);
+	kmag__rec_note(r, "using the top-level tracefs instance: %s on this kernel (its settings are saved and restored)",
+		       why);
 	ret = remove_instance(r->inst_name);
 	tracefs_instance_free(r->inst);
 	r->inst = NULL;
@@ -449,7 +478,7 @@ static int set_pids(struct kmag_recorder *r, struct kmag_err *err)
 	if (!list)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	for (i = 0; i < n && !ret; i++)
-		if (asprintf(&list[i], "%d ", (int)(r->o.command ? r->child : r->o.pids[i])) < 0)
+		if (asprintf(&list[i], "%d", (int)(r->o.command ? r->child : r->o.pids[i])) < 0)
 			ret = kmag_err_set(err, ENOMEM, "out of memory");
 	if (!ret && r->tracer != KMAG_REC_TRACER_NONE) {
 		ret = set_list(r, "set_ftrace_pid", list, n, err);
@@ -489,6 +518,15 @@ static int set_graph(struct kmag_recorder *r, struct kmag_err *err)
 				       o->nr_graph_funcs, err) :
 			      set_list(r, "set_graph_function", r->graph_names, r->nr_graph_names,
 				       err);
+	}
+	if (!ret && r->nr_graph_names) {
+		/* a rejected entry only fails at close, which reports nothing: check */
+		char *now = kmag__rec_read(r, "set_graph_function");
+
+		if (!now || !*now || now[0] == '#')
+			ret = kmag_err_set(err, EINVAL,
+					   "the kernel did not take the -g functions (set_graph_function is empty)");
+		free(now);
 	}
 	if (!ret && o->max_graph_depth) {
 		char v[32];
@@ -603,10 +641,10 @@ int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err)
 	tids = calloc((size_t)r->nr_rec + 2, sizeof(char *));
 	if (!tids)
 		return kmag_err_set(err, ENOMEM, "out of memory");
-	if (asprintf(&tids[n++], "%d ", (int)gettid()) < 0)
+	if (asprintf(&tids[n++], "%d", (int)gettid()) < 0)
 		tids[--n] = NULL;
 	for (i = 0; i < r->nr_rec; i++)
-		if (asprintf(&tids[n], "%d ", (int)atomic_load(&r->cpus[i].tid)) >= 0)
+		if (asprintf(&tids[n], "%d", (int)atomic_load(&r->cpus[i].tid)) >= 0)
 			n++;
 	ret = set_list(r, "set_ftrace_notrace_pid", tids, (size_t)n, err);
 	for (i = 0; i < n; i++)

@@ -242,14 +242,21 @@ static char *list_entry(const char *line, size_t len)
 		len--;
 	if (!len || line[0] == '#' || (len == 6 && !memcmp(line, "no pid", 6)))
 		return NULL;
+	/* room for the newline restore_list() appends */
 	br = memchr(line, '[', len);
 	if (br && br > line && br[-1] == ' ' && line[len - 1] == ']') {
-		if (asprintf(&out, "%.*s:mod:%.*s", (int)(br - 1 - line), line,
+		if (asprintf(&out, "%.*s:mod:%.*s ", (int)(br - 1 - line), line,
 			     (int)(line + len - 1 - br - 1), br + 1) < 0)
 			return NULL;
+		out[strlen(out) - 1] = '\0';
 		return out;
 	}
-	return strndup(line, len);
+	out = malloc(len + 2);
+	if (out) {
+		memcpy(out, line, len);
+		out[len] = '\0';
+	}
+	return out;
 }
 
 static int restore_list(const struct rec_state *s, const struct rs_entry *e, struct kmag_err *err)
@@ -264,8 +271,16 @@ static int restore_list(const struct rec_state *s, const struct rs_entry *e, str
 		char *entry = list_entry(p, len);
 
 		if (entry) {
-			/* keep going on a bad entry: restore as much as possible */
-			int r = write_str(fd, s->dir, e->rel, entry, strlen(entry), err);
+			/*
+			 * One entry per write, ended by a newline (the kernel
+			 * joins a token across writes); keep going after a bad
+			 * entry to restore as much as possible.
+			 */
+			size_t n = strlen(entry);
+			int r;
+
+			entry[n] = '\n';
+			r = write_str(fd, s->dir, e->rel, entry, n + 1, err);
 
 			if (r && !ret)
 				ret = r;

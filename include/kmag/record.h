@@ -116,6 +116,7 @@ struct kmag_rec_result {
 	double duration;	/* seconds of tracing */
 	bool disk_full;		/* capture stopped early: the disk was full */
 	uint64_t unwritten;	/* disk full: events left unwritten in the kernel buffers */
+	pid_t command_pid;	/* the traced command's pid (after _start()), 0 if none */
 	int command_status;	/* wait status of the traced command, -1 if none */
 };
 
