@@ -56,6 +56,9 @@ void cli_warn_lost(const struct kmag_trace_info *info)
 {
 	int i;
 
+	if (info->lost_unattributed)
+		cli_warn("%" PRIu64 " events were overwritten in the ring buffer before the trace was read",
+			 info->lost_unattributed);
 	for (i = 0; i < info->nr_cpus; i++) {
 		const struct kmag_cpu_info *ci = &info->cpus[i];
 		uint64_t stat = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;

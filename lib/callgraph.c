@@ -70,6 +70,10 @@ struct kmag_cg {
 	struct kmag_cg_edge *edges;
 	size_t nr_edges, cap_edges;
 	struct u64map edge_index;	/* caller << 32 | callee -> edge */
+	struct {
+		uint64_t key;		/* caller << 32 | callee, 0 = empty */
+		uint32_t edge;
+	} ecache[4096];			/* direct-mapped front of edge_index: the hot path */
 	uint32_t *out, *in;		/* adjacency, built by finish */
 
 	struct task *tasks;
@@ -85,6 +89,10 @@ struct kmag_cg {
 	struct kmag_cct_node *cct;
 	size_t nr_cct, cap_cct;
 	struct u64map cct_index;	/* parent << 32 | func -> cct node */
+
+	struct kmag_cg_event_count *evcounts;
+	size_t nr_evcounts, cap_evcounts;
+	struct u64map evcount_index;	/* event name pointer -> evcounts index */
 
 	struct kmag_cg_summary sum;
 	bool finished;
@@ -129,6 +137,7 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 	u64map_init(&cg->edge_index);
 	u64map_init(&cg->task_index);
 	u64map_init(&cg->cct_index);
+	u64map_init(&cg->evcount_index);
 	cg->last_task_key = UINT64_MAX;
 	cg->pend_free = NONE32;
 	if (cg->opts.build_cct) {
@@ -165,6 +174,8 @@ void kmag_cg_free(struct kmag_cg *cg)
 	u64map_release(&cg->edge_index);
 	u64map_release(&cg->task_index);
 	u64map_release(&cg->cct_index);
+	u64map_release(&cg->evcount_index);
+	free(cg->evcounts);
 	free(cg);
 }
 
@@ -201,15 +212,23 @@ static uint32_t node_get(struct kmag_cg *cg, kmag_func_t func)
 static uint32_t edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
 {
 	uint64_t key = (uint64_t)caller << 32 | callee;
+	size_t c = (size_t)((caller * 0x9e3779b1u) ^ callee) & (ARRAY_SIZE(cg->ecache) - 1);
 	bool inserted;
 	uint64_t *slot;
 	struct kmag_cg_edge *e;
 
+	if (likely(cg->ecache[c].key == key && key))
+		return cg->ecache[c].edge;
 	slot = u64map_upsert(&cg->edge_index, key, cg->nr_edges, &inserted);
 	if (!slot)
 		return NONE32;
-	if (!inserted)
+	if (!inserted) {
+		if (*slot != NONE32) {
+			cg->ecache[c].key = key;
+			cg->ecache[c].edge = (uint32_t)*slot;
+		}
 		return (uint32_t)*slot;
+	}
 	if (kmag__grow(&cg->edges, &cg->cap_edges, cg->nr_edges + 1, sizeof(*cg->edges))) {
 		*slot = NONE32;	/* leave a harmless tombstone */
 		return NONE32;
@@ -655,6 +674,27 @@ static void lost_on_cpu(struct kmag_cg *cg, int cpu)
 	}
 }
 
+static int count_event(struct kmag_cg *cg, const struct kmag_event *ev)
+{
+	static const char unknown[] = "(unknown event)";
+	const char *name = ev->event_name ? ev->event_name : unknown;
+	bool inserted;
+	uint64_t *slot = u64map_upsert(&cg->evcount_index, (uint64_t)(uintptr_t)name,
+				       cg->nr_evcounts, &inserted);
+
+	if (!slot)
+		return -ENOMEM;
+	if (inserted) {
+		if (kmag__grow(&cg->evcounts, &cg->cap_evcounts, cg->nr_evcounts + 1,
+			       sizeof(*cg->evcounts)))
+			return -ENOMEM;
+		cg->evcounts[cg->nr_evcounts++] =
+			(struct kmag_cg_event_count){ ev->event_system, name, 0 };
+	}
+	cg->evcounts[*slot].count++;
+	return 0;
+}
+
 int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev)
 {
 	cg->sum.events++;
@@ -676,6 +716,9 @@ int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev)
 		cg->sum.lost_markers++;
 		lost_on_cpu(cg, ev->cpu);
 		return 0;
+	case KMAG_EV_OTHER:
+		cg->sum.other_events++;
+		return count_event(cg, ev);
 	default:
 		return 0;
 	}
@@ -796,4 +839,14 @@ size_t kmag_cg_nr_cct(const struct kmag_cg *cg)
 const struct kmag_cct_node *kmag_cg_cct(const struct kmag_cg *cg)
 {
 	return cg->cct;
+}
+
+size_t kmag_cg_nr_event_counts(const struct kmag_cg *cg)
+{
+	return cg->nr_evcounts;
+}
+
+const struct kmag_cg_event_count *kmag_cg_event_counts(const struct kmag_cg *cg)
+{
+	return cg->evcounts;
 }

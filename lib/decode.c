@@ -103,9 +103,60 @@ int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct km
 void kmag__decoder_release(struct kmag_decoder *d)
 {
 	u64map_release(&d->tep_cache);
+	free(d->lazy);
+	d->lazy = NULL;
 	free(d->kind);
 	d->kind = NULL;
 	d->nr_kind = 0;
+}
+
+int kmag__decoder_add_lazy(struct kmag_decoder *d, int id, const char *system, const char *text,
+			   size_t size)
+{
+	if (id < 0 || id > UINT16_MAX)
+		return 0;
+	if (!d->lazy) {
+		d->lazy = calloc(d->nr_kind ? d->nr_kind : 1, sizeof(*d->lazy));
+		if (!d->lazy)
+			return -ENOMEM;
+	}
+	if ((uint32_t)id >= d->nr_kind) {
+		uint32_t n = (uint32_t)id + 1;
+		uint8_t *kind = realloc(d->kind, n);
+		struct lazy_format *lazy;
+
+		if (!kind)
+			return -ENOMEM;
+		d->kind = kind;
+		lazy = realloc(d->lazy, n * sizeof(*lazy));
+		if (!lazy)
+			return -ENOMEM;
+		d->lazy = lazy;
+		memset(d->kind + d->nr_kind, 0, n - d->nr_kind);
+		memset(d->lazy + d->nr_kind, 0, (n - d->nr_kind) * sizeof(*lazy));
+		d->nr_kind = n;
+	}
+	if (d->kind[id])
+		return 0;	/* already parsed eagerly */
+	d->kind[id] = KMAG_EV_OTHER;
+	d->lazy[id] = (struct lazy_format){ system, text, size, false };
+	return 0;
+}
+
+static struct tep_event *find_event(struct kmag_decoder *d, int id)
+{
+	struct tep_event *te = tep_find_event(d->tep, id);
+	struct lazy_format *lf;
+
+	if (te || !d->lazy || (uint32_t)id >= d->nr_kind)
+		return te;
+	lf = &d->lazy[id];
+	if (!lf->text || lf->tried)
+		return NULL;
+	lf->tried = true;
+	if (tep_parse_event(d->tep, lf->text, lf->size, lf->system))
+		return NULL;
+	return tep_find_event(d->tep, id);
 }
 
 static kmag_func_t resolve_tep(struct kmag_decoder *d, uint64_t addr)
@@ -130,9 +181,17 @@ static kmag_func_t resolve_tep(struct kmag_decoder *d, uint64_t addr)
 
 static inline kmag_func_t resolve(struct kmag_decoder *d, uint64_t addr)
 {
-	if (unlikely(d->tep_names))
-		return resolve_tep(d, addr);
-	return kmag_symtab_resolve(d->st, addr, true);
+	size_t slot = (size_t)((addr >> 4) ^ (addr >> 16)) & (ARRAY_SIZE(d->rcache) - 1);
+	kmag_func_t id;
+
+	if (likely(d->rcache[slot].addr == addr && addr))
+		return d->rcache[slot].id;
+	id = unlikely(d->tep_names) ? resolve_tep(d, addr) : kmag_symtab_resolve(d->st, addr, true);
+	if (id != KMAG_FUNC_NONE) {
+		d->rcache[slot].addr = addr;
+		d->rcache[slot].id = id;
+	}
+	return id;
 }
 
 static inline bool fits(const struct fdesc *f, uint32_t size)
@@ -225,7 +284,7 @@ int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, str
 		ev->event_name = NULL;
 		ev->event_system = NULL;
 		if (kind == KMAG_EV_OTHER) {
-			struct tep_event *te = tep_find_event(d->tep, (int)type);
+			struct tep_event *te = find_event(d, (int)type);
 
 			if (te) {
 				ev->event_name = te->name;

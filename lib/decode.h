@@ -47,12 +47,42 @@ struct kmag_decoder {
 	 */
 	bool tep_names;
 	struct u64map tep_cache;	/* address -> id */
+
+	/*
+	 * Formats registered with kmag__decoder_add_lazy(), parsed by
+	 * libtraceevent only when a record of that id first shows up: a
+	 * trace.dat carries a thousand or more formats, of which a function
+	 * trace uses a handful, and parsing them all would dominate start-up.
+	 */
+	struct lazy_format {
+		const char *system;
+		const char *text;
+		size_t size;
+		bool tried;
+	} *lazy;			/* indexed by event id, nr_kind entries */
+
+	/*
+	 * Direct-mapped cache in front of the address lookup: a trace touches
+	 * a few thousand distinct addresses, each millions of times, and this
+	 * keeps the common case to one compare.
+	 */
+	struct {
+		uint64_t addr;
+		kmag_func_t id;
+	} rcache[4096];
 };
 
 /* Resolves event ids and field layouts from @tep. Returns 0 or -errno with @err. */
 int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct kmag_symtab *st,
 		       bool swap, struct kmag_err *err);
 void kmag__decoder_release(struct kmag_decoder *d);
+
+/*
+ * Registers a format (text borrowed, must outlive the decoder) to be parsed
+ * on first use. Returns 0 or -ENOMEM.
+ */
+int kmag__decoder_add_lazy(struct kmag_decoder *d, int id, const char *system, const char *text,
+			   size_t size);
 
 static inline uint64_t fd_read(const struct fdesc *f, const uint8_t *data, bool swap)
 {

@@ -114,6 +114,19 @@ static long utf8_invalid(const unsigned char *s, size_t len)
 		size_t n, k;
 		uint32_t cp;
 
+		/* ASCII without NUL, eight bytes at a time: nearly every line */
+		while (i + 8 <= len) {
+			uint64_t w;
+
+			memcpy(&w, s + i, 8);
+			if ((w & 0x8080808080808080ull) ||
+			    ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
+		c = s[i];
 		if (c < 0x80) {
 			if (!c)
 				return (long)i;
@@ -664,7 +677,9 @@ static int function_call(struct kmag_trace *t, const struct ev_head *h, const ch
 	}
 	{
 		/* func-no-repeats: "(repeats: 3, last_ts: ...)" */
-		const char *r = strstr(rest + len, "(repeats:");
+		const char *r = strchr(rest + len, '(');
+
+		r = r && !strncmp(r, "(repeats:", 9) ? r : NULL;
 		uint64_t n;
 
 		if (r && parse_uint(skip_sp(r + 9), &n) && n > 0)
@@ -730,6 +745,23 @@ static int event_line(struct kmag_trace *t, struct text_input *in, char *line, b
 	return function_call(t, &h, rest);
 }
 
+/*
+ * "# entries-in-buffer/entries-written: 425/12345   #P:2": the trace file
+ * says how many events were overwritten before it was read.
+ */
+static void header_line(struct kmag_trace *t, const char *p)
+{
+	static const char key[] = "# entries-in-buffer/entries-written: ";
+	uint64_t in_buf, written;
+	const char *q;
+
+	if (strncmp(p, key, sizeof(key) - 1))
+		return;
+	q = parse_uint(p + sizeof(key) - 1, &in_buf);
+	if (q && *q == '/' && parse_uint(q + 1, &written) && written > in_buf)
+		t->info.lost_unattributed += written - in_buf;
+}
+
 static int text_read(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct text_input *in = t->priv;
@@ -758,15 +790,33 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 			break;
 		}
 		p = skip_sp(line);
-		if (!*p || *p == '#')
+		switch (*p) {
+		case '#':
+			header_line(t, p);
 			continue;
-		if (!strncmp(p, "cpus=", 5) || !strncmp(p, "version = ", 10) ||
-		    !strncmp(p, "-----", 5) || !strncmp(p, "#####", 5))
+		case '\0':
 			continue;
-		if ((ret = try_lost(t, p, &handled)))
+		case 'c':
+			if (!strncmp(p, "cpus=", 5))
+				continue;
 			break;
-		if (handled)
-			continue;
+		case 'v':
+			if (!strncmp(p, "version = ", 10))
+				continue;
+			break;
+		case '-':
+			if (!strncmp(p, "-----", 5))
+				continue;
+			break;
+		case 'C':
+			if ((ret = try_lost(t, p, &handled)))
+				goto out;
+			if (handled)
+				continue;
+			break;
+		default:
+			break;
+		}
 		if (graph) {
 			ret = graph_line(t, in, line);
 		} else {
@@ -779,6 +829,7 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 		if (ret)
 			break;
 	}
+out:
 	if (!ret && unrecognised)
 		pr_warn("%s: %llu line(s) not understood and skipped (first: line %llu)", t->path,
 			(unsigned long long)unrecognised, (unsigned long long)first_bad);

@@ -11,6 +11,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "decode.h"
+#include "tracedat.h"
 #include "trace-internal.h"
 
 struct tracecmd_state {
@@ -133,7 +134,19 @@ int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err)
 	ncpus = tep_get_cpus(tep);
 	if (ncpus > 0 && !kmag__trace_cpu(t, ncpus - 1))
 		return kmag_err_set(err, ENOMEM, "out of memory");
-	t->info.file_version = 0;	/* not exposed by the public API */
+	{
+		/* libtracecmd's public API has no CPU stats; the container reader
+		 * fetches them when it can parse the file (a failure only costs them) */
+		struct tracedat td;
+
+		if (!kmag__tracedat_open(&td, t->path, NULL)) {
+			t->info.file_version = td.version;
+			ret = kmag__tracedat_load_cpustats(t, &td, err);
+			kmag__tracedat_close(&td);
+			if (ret)
+				return ret;
+		}
+	}
 	t->info.has_timestamps = true;
 	t->info.has_pids = true;
 	t->info.has_durations = s->dec.gx_calltime.size && s->dec.gx_rettime.size;

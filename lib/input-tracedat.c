@@ -447,15 +447,66 @@ static int setup_tep(struct tracedat_input *in, struct kmag_err *err)
 				    "corrupt trace.dat: header_page commit field has size %d",
 				    in->commit_size);
 	in->page_hdr = 8 + (uint32_t)in->commit_size;
+	/* the ftrace formats now (the decoder needs them); others on first use */
 	for (i = 0; i < td->nr_formats; i++) {
 		struct td_format *f = &td->formats[i];
 
+		if (strcmp(f->system, "ftrace"))
+			continue;
 		if (tep_parse_event(in->tep, f->text.data, f->text.size, f->system))
 			failed++;
 	}
 	if (failed)
-		pr_info("%zu of %zu event formats could not be parsed and are skipped", failed,
-			td->nr_formats);
+		pr_info("%zu ftrace event formats could not be parsed and are skipped", failed);
+	return 0;
+}
+
+/* The "ID: N" line of an event format, without a full parse; -1 if absent. */
+static int format_id(const char *text)
+{
+	const char *p = strstr(text, "\nID: ");
+
+	if (!p && !strncmp(text, "ID: ", 4))
+		p = text - 1;
+	return p ? atoi(p + 5) : -1;
+}
+
+static int register_lazy_formats(struct tracedat_input *in, struct kmag_err *err)
+{
+	struct tracedat *td = &in->td;
+	size_t i;
+
+	for (i = 0; i < td->nr_formats; i++) {
+		struct td_format *f = &td->formats[i];
+		int id;
+
+		if (!strcmp(f->system, "ftrace"))
+			continue;
+		id = format_id(f->text.data);
+		if (id >= 0 && kmag__decoder_add_lazy(&in->dec, id, f->system, f->text.data, f->text.size))
+			return kmag_err_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int kmag__tracedat_load_cpustats(struct kmag_trace *t, const struct tracedat *td,
+				 struct kmag_err *err)
+{
+	size_t i;
+
+	/* CPUSTAT options: "CPU: N\nentries: ...", one per CPU in order */
+	for (i = 0; i < td->nr_cpustats; i++) {
+		const char *txt = td->cpustats[i], *c = strstr(txt, "CPU:");
+		long cpu = c ? strtol(c + 4, NULL, 10) : (long)i;
+		struct kmag_cpu_info *ci;
+
+		if (cpu < 0 || cpu >= 8192)
+			continue;
+		ci = kmag__trace_cpu(t, (int)cpu);
+		if (!ci)
+			return kmag_err_set(err, ENOMEM, "out of memory");
+		kmag__parse_cpu_stats(ci, txt);
+	}
 	return 0;
 }
 
@@ -485,7 +536,8 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 	}
 	if (td->cmdlines.data && kmag__trace_load_cmdlines(t, td->cmdlines.data, td->cmdlines.size))
 		return kmag_err_set(err, ENOMEM, "out of memory");
-	if ((ret = kmag__decoder_init(&in->dec, in->tep, t->st, td->swap, err)))
+	if ((ret = kmag__decoder_init(&in->dec, in->tep, t->st, td->swap, err)) ||
+	    (ret = register_lazy_formats(in, err)))
 		return ret;
 
 	in->page_size = td->top.page_size;
@@ -520,19 +572,8 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 			s->end = td->file_size;
 		}
 	}
-	/* CPUSTAT options: "CPU: N\nentries: ...", one per CPU in order */
-	for (i = 0; i < td->nr_cpustats; i++) {
-		const char *txt = td->cpustats[i], *c = strstr(txt, "CPU:");
-		long cpu = c ? strtol(c + 4, NULL, 10) : (long)i;
-		struct kmag_cpu_info *ci;
-
-		if (cpu < 0 || cpu >= 8192)
-			continue;
-		ci = kmag__trace_cpu(t, (int)cpu);
-		if (!ci)
-			return kmag_err_set(err, ENOMEM, "out of memory");
-		kmag__parse_cpu_stats(ci, txt);
-	}
+	if ((ret = kmag__tracedat_load_cpustats(t, td, err)))
+		return ret;
 	t->info.file_version = td->version;
 	t->info.compression = td->version >= 7 ? (td->top.compressed ? td->comp_name : "none") :
 						 "none";

@@ -56,17 +56,28 @@ static inline uint64_t kmag__hash64(uint64_t x)
 	return x;
 }
 
-/* FNV-1a over bytes. */
+/* Hash of a byte string, eight bytes per step (function names are short). */
 static inline uint64_t kmag__hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 
-	while (n--) {
-		h ^= *s++;
-		h *= 0x100000001b3ULL;
+	while (n >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+		s += 8;
+		n -= 8;
 	}
-	return h;
+	if (n) {
+		uint64_t w = 0;
+
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	}
+	return kmag__hash64(h);
 }
 
 #endif /* KMAG_INTERNAL_H */

@@ -20,6 +20,8 @@ struct ksym {
 	uint64_t addr;
 	kmag_func_t id;
 	uint32_t module;	/* index into st->modules + 1, 0 = core kernel */
+	uint32_t seq;		/* position in the kallsyms text */
+	bool global;		/* T/W rather than t/w */
 };
 
 struct kmag_symtab {
@@ -231,14 +233,23 @@ static uint32_t module_index(struct kmag_symtab *st, const char *name, size_t le
 	return (uint32_t)++st->nr_modules;
 }
 
+/*
+ * Several names can share one address (aliases such as __do_sys_rt_sigreturn,
+ * __ia32_sys_rt_sigreturn and __x64_sys_rt_sigreturn). The one sorted first
+ * names the address: a global symbol over a local one, and among equals the
+ * one listed last, which for syscalls is the native (x64) entry point. The
+ * rule is deterministic, unlike libtraceevent's, whose bsearch lands on any
+ * alias; the tests compare names modulo aliases for that reason.
+ */
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* stable for equal addresses: keep file order (first listed wins) */
-	return x->id < y->id ? -1 : x->id > y->id;
+	if (x->global != y->global)
+		return x->global ? -1 : 1;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
 int kmag_symtab_load_kallsyms(struct kmag_symtab *st, const char *text, size_t len)
@@ -301,7 +312,9 @@ int kmag_symtab_load_kallsyms(struct kmag_symtab *st, const char *text, size_t l
 			}
 			if (kmag__grow(&st->ksyms, &st->cap_ksyms, st->nr_ksyms + 1, sizeof(*st->ksyms)))
 				return -ENOMEM;
-			st->ksyms[st->nr_ksyms++] = (struct ksym){ addr, id, mod };
+			st->ksyms[st->nr_ksyms] = (struct ksym){ addr, id, mod, (uint32_t)st->nr_ksyms,
+								  type == 'T' || type == 'W' };
+			st->nr_ksyms++;
 			if (!st->addrs[id]) {
 				st->addrs[id] = addr;
 				st->modules_of[id] = mod;

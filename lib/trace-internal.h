@@ -91,6 +91,11 @@ extern const struct kmag_input_ops kmag__input_tracedat;
 extern const struct kmag_input_ops kmag__input_tracecmd;
 extern const struct kmag_input_ops kmag__input_text;
 
+struct tracedat;
+/* Copies the recorder's per-CPU stats (CPUSTAT options) of @td into t's CPU info. */
+int kmag__tracedat_load_cpustats(struct kmag_trace *t, const struct tracedat *td,
+				 struct kmag_err *err);
+
 /* Each input's open: fills t->ops, t->priv and the static parts of t->info. */
 int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err);
 int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err);

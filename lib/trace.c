@@ -239,8 +239,7 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 		ret = kmag__text_input_open(t, err);
 	}
 	if (ret) {
-		t->ops = NULL;
-		kmag_trace_close(t);
+		kmag_trace_close(t);	/* each input's close copes with a half-open state */
 		return NULL;
 	}
 	return t;
@@ -258,7 +257,7 @@ int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct km
 	ret = t->ops->read(t, err);
 
 	/* totals over CPUs */
-	t->info.lost = 0;
+	t->info.lost = t->info.lost_unattributed;
 	t->info.lost_unknown = false;
 	for (i = 0; i < t->info.nr_cpus; i++) {
 		struct kmag_cpu_info *ci = &t->cpus[i];

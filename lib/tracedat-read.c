@@ -633,6 +633,72 @@ static int read_v7_options(struct tracedat *td, uint64_t off, struct v7_sections
 	return ret;
 }
 
+static const char *section_name(uint16_t id)
+{
+	switch (id) {
+	case TD_OPT_DONE:
+		return "options";
+	case TD_OPT_BUFFER:
+		return "flyrecord data";
+	case TD_OPT_STRINGS:
+		return "strings";
+	case TD_OPT_HEADER_INFO:
+		return "header info";
+	case TD_OPT_FTRACE_EVENTS:
+		return "ftrace events";
+	case TD_OPT_EVENT_FORMATS:
+		return "event formats";
+	case TD_OPT_KALLSYMS:
+		return "kallsyms";
+	case TD_OPT_PRINTK:
+		return "printk formats";
+	case TD_OPT_CMDLINES:
+		return "saved cmdlines";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * v7 sections are laid end to end from the file header to the end of the
+ * file (trace-cmd's reader walks them the same way to collect strings), so
+ * walking the chain finds a file cut short even inside a section kmag has no
+ * other use for.
+ */
+static int walk_v7_sections(struct tracedat *td, uint64_t off, struct kmag_err *err)
+{
+	unsigned n = 0;
+
+	while (off < td->file_size) {
+		uint8_t hdr[TD_SECTION_HEADER_SIZE];
+		uint64_t size;
+		uint16_t id;
+		int ret;
+
+		if (td->file_size - off < sizeof(hdr))
+			return kmag_err_set(err, EINVAL,
+					    "truncated trace.dat: %llu stray bytes at offset %llu, too few for a section header (file cut short?)",
+					    (unsigned long long)(td->file_size - off),
+					    (unsigned long long)off);
+		ret = kmag__tracedat_pread(td, hdr, sizeof(hdr), off, "section header", err);
+		if (ret)
+			return ret;
+		id = td_get16(td, hdr);
+		size = td_get64(td, hdr + 8);
+		off += sizeof(hdr);
+		if (size > td->file_size - off)
+			return kmag_err_set(err, EINVAL,
+					    "truncated trace.dat: the %s section at offset %llu claims %llu bytes but the file ends %llu bytes later (file cut short?)",
+					    section_name(id), (unsigned long long)(off - sizeof(hdr)),
+					    (unsigned long long)size,
+					    (unsigned long long)(td->file_size - off));
+		off += size;
+		if (++n > 1000000)
+			return kmag_err_set(err, EINVAL, "corrupt trace.dat: endless section chain");
+	}
+	return 0;
+}
+
 static int read_v7(struct tracedat *td, struct cur *c, struct kmag_err *err)
 {
 	struct v7_sections secs = { 0 };
@@ -651,7 +717,8 @@ static int read_v7(struct tracedat *td, struct cur *c, struct kmag_err *err)
 	c->what = "options offset";
 	if ((ret = cur_u64(c, &opt_off)))
 		return ret;
-	if ((ret = read_v7_options(td, opt_off, &secs, err)))
+	if ((ret = walk_v7_sections(td, c->pos, err)) ||
+	    (ret = read_v7_options(td, opt_off, &secs, err)))
 		return ret;
 
 #define SECTION(id, name, body)                                                           \
@@ -758,6 +825,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	td->top.nr_cpus = (int)ncpus;
 	td->top.page_size = td->page_size;
+	td->v6_cpu_table_off = c->pos;
 	for (i = 0; i < ncpus; i++) {
 		td->top.cpus[i].cpu = (int)i;
 		if ((ret = cur_u64(c, &td->top.cpus[i].offset)) ||
@@ -782,6 +850,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 			kmag_err_clear(err);
 		}
 	}
+	td->v6_header_end = c->pos;
 	return 0;
 }
 

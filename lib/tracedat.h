@@ -72,6 +72,10 @@ struct tracedat {
 	size_t nr_other_buffers;	/* instance buffers kmag does not read yet */
 
 	void *zctx;		/* ZSTD_DCtx, created on first use */
+
+	/* v6 layout facts, for tools that rewrite a file (bench/gen-big-tracedat) */
+	uint64_t v6_cpu_table_off;	/* file offset of the flyrecord CPU table */
+	uint64_t v6_header_end;		/* end of the table and the trace clock that follows */
 };
 
 /* Opens and validates @path. On failure returns -errno with @err set; td is released. */

@@ -152,6 +152,13 @@ static void header(FILE *out, const struct kmag_report *r)
 		fputc('\n', out);
 		shown++;
 	}
+	if (info->lost_unattributed) {
+		fmt_count(a, sizeof(a), info->lost_unattributed);
+		fprintf(out, "# lost:    %s events overwritten before the trace was read (%.1f%%)\n", a,
+			100.0 * (double)info->lost_unattributed /
+				(double)(info->lost_unattributed + info->events));
+		shown++;
+	}
 	if (!shown)
 		fputs("# lost:    none\n", out);
 	if (info->first_ts != KMAG_TS_NONE && info->last_ts != KMAG_TS_NONE)
@@ -163,7 +170,22 @@ static void header(FILE *out, const struct kmag_report *r)
 	fmt_count(a, sizeof(a), sum->incomplete_calls);
 	fprintf(out, "# graph:   %zu functions, %zu call edges, %s incomplete calls%s\n",
 		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
-		sum->has_stacks ? "" : " (function tracer: callers only, no durations)");
+		info->tracer == KMAG_TRACER_FUNCTION ?
+			" (function tracer: callers only, no durations)" : "");
+	if (kmag_cg_nr_event_counts(r->cg)) {
+		const struct kmag_cg_event_count *ec = kmag_cg_event_counts(r->cg);
+		size_t k, n = kmag_cg_nr_event_counts(r->cg);
+
+		fputs("# other:  ", out);
+		for (k = 0; k < n && k < 12; k++) {
+			fmt_count(a, sizeof(a), ec[k].count);
+			fprintf(out, "%s %s%s%s %s", k ? "," : "", ec[k].system ? ec[k].system : "",
+				ec[k].system ? ":" : "", ec[k].name, a);
+		}
+		if (n > 12)
+			fprintf(out, ", ... (%zu event types)", n);
+		fputc('\n', out);
+	}
 	fputs("#\n", out);
 }
 
@@ -367,6 +389,20 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 	kmag_fput_json_string(out, r->filters ? r->filters : "");
 	fprintf(out, ", \"incomplete_calls\": %" PRIu64 ", \"unmatched_exits\": %" PRIu64,
 		sum->incomplete_calls, sum->unmatched_exits);
+	fputs(", \"other_events\": [", out);
+	for (i = 0; i < kmag_cg_nr_event_counts(r->cg); i++) {
+		const struct kmag_cg_event_count *ec = &kmag_cg_event_counts(r->cg)[i];
+
+		fputs(i ? ", {\"system\": " : "{\"system\": ", out);
+		if (ec->system)
+			kmag_fput_json_string(out, ec->system);
+		else
+			fputs("null", out);
+		fputs(", \"name\": ", out);
+		kmag_fput_json_string(out, ec->name);
+		fprintf(out, ", \"count\": %" PRIu64 "}", ec->count);
+	}
+	fputc(']', out);
 
 	listed = calloc(n + 1, 1);
 	if (!listed)

@@ -73,6 +73,7 @@ struct kmag_cg_summary {
 	uint64_t unmatched_exits;	/* exits whose entry was never seen */
 	uint64_t unfinished_entries;	/* entries still open at the end or dropped on loss */
 	uint64_t tasks;			/* distinct stacks replayed */
+	uint64_t other_events;		/* events that are not function calls */
 	bool has_time;			/* durations known (function_graph) */
 	bool has_stacks;		/* true call chains (function_graph) */
 };
@@ -112,6 +113,16 @@ long kmag_cg_node_index(const struct kmag_cg *cg, kmag_func_t func);
 /* Edge index of caller->callee (node indexes), or -1. */
 long kmag_cg_edge_index(const struct kmag_cg *cg, uint32_t caller, uint32_t callee);
 const struct kmag_cg_summary *kmag_cg_summary(const struct kmag_cg *cg);
+
+/* Other (non-function) events seen, counted per event name. */
+struct kmag_cg_event_count {
+	const char *system;	/* "sched", or NULL when the input does not say */
+	const char *name;	/* "sched_switch"; borrowed from the trace */
+	uint64_t count;
+};
+size_t kmag_cg_nr_event_counts(const struct kmag_cg *cg);
+/* Borrowed array in first-seen order, valid until the trace is closed. */
+const struct kmag_cg_event_count *kmag_cg_event_counts(const struct kmag_cg *cg);
 
 /* Calling-context tree (only with opts.build_cct; otherwise count 0). */
 size_t kmag_cg_nr_cct(const struct kmag_cg *cg);

@@ -72,6 +72,8 @@ struct kmag_trace_info {
 	/* Filled by kmag_trace_read(): */
 	uint64_t events;		/* all records decoded (not counting LOST markers) */
 	uint64_t lost;			/* sum of known lost counts (data + recorder stats) */
+	uint64_t lost_unattributed;	/* part of lost with no CPU (e.g. the trace file's
+					   entries-in-buffer/entries-written header) */
 	bool lost_unknown;		/* some loss had no count */
 	uint64_t first_ts, last_ts;
 	const struct kmag_cpu_info *cpus;	/* nr_cpus entries */

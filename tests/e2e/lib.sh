@@ -14,6 +14,20 @@ trap 'rm -rf "$T"' EXIT
 : "${FIXTURES:?FIXTURES must point at tests/fixtures}"
 TRACES="$FIXTURES/traces"
 
+# Under KMAG_VALGRIND=1 every kmag run goes through memcheck: any error or
+# leak makes kmag exit 99, which no test expects.
+if [ -n "${KMAG_VALGRIND:-}" ]; then
+	KMAG_REAL=$KMAG
+	KMAG="$T/kmag-valgrind"
+	cat >"$KMAG" <<EOS
+#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \\
+	--errors-for-leak-kinds=definite,indirect --suppressions="${SRCDIR:-.}/tests/valgrind.supp" \\
+	"$KMAG_REAL" "\$@"
+EOS
+	chmod +x "$KMAG"
+fi
+
 t_pass() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 t_fail() {
 	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $1"
@@ -22,11 +36,12 @@ t_fail() {
 	return 0
 }
 
-# t_ok DESC CMD... : CMD must exit 0
+# t_ok DESC CMD... : CMD must exit 0 (its output goes to $T/ok.out and $T/ok.err,
+# so CMD may read $T/out from an earlier t_exit)
 t_ok() {
 	local desc=$1; shift
-	if "$@" >"$T/out" 2>"$T/err"; then t_pass "$desc"; else
-		t_fail "$desc" "exit $? from: $*" "$(head -c 2000 "$T/err")"; fi
+	if "$@" >"$T/ok.out" 2>"$T/ok.err"; then t_pass "$desc"; else
+		t_fail "$desc" "exit $? from: $*" "$(head -c 2000 "$T/ok.err")" "$(head -c 1000 "$T/ok.out")"; fi
 }
 
 # t_exit DESC CODE CMD... : CMD must exit with CODE and print exactly one line on stderr

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# test-all.sh - install what is needed, build, and run kmag's full test suite:
+#   1. unit, e2e, VM (real kernel in qemu) and browser tests on a normal build
+#   2. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   3. unit and e2e tests again under valgrind memcheck (errors and leaks fail)
+#   4. a short run of every fuzz target (long runs: tests/fuzz/README.md)
+# Ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
+#
+# Options: --quick   only stage 1 without the VM tests (for a fast local loop)
+#          --no-vm   skip the VM tests
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+QUICK=0 NOVM=0
+for a in "$@"; do
+	case $a in
+	--quick) QUICK=1; NOVM=1 ;;
+	--no-vm) NOVM=1 ;;
+	*) echo "usage: scripts/test-all.sh [--quick] [--no-vm]" >&2; exit 2 ;;
+	esac
+done
+
+log() { printf '\n=== %s\n' "$*"; }
+fail_setup() { echo "test-all: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+log "installing packages"
+scripts/deps.sh --test || fail_setup "package installation failed"
+
+LOGS=()
+run_suite() {	# run_suite BUILDDIR NAME [meson test args...]
+	local dir=$1 name=$2; shift 2
+	log "$name"
+	meson test -C "$dir" --print-errorlogs --num-processes 2 "$@"
+	local logf="$dir/meson-logs/testlog-$name.json"
+	cp "$dir/meson-logs/testlog.json" "$logf" 2>/dev/null && LOGS+=("$logf")
+}
+
+log "build (debugoptimized)"
+if [ ! -f build-ci/build.ninja ]; then
+	meson setup build-ci >/dev/null || fail_setup "meson setup failed"
+fi
+ninja -C build-ci || fail_setup "build failed"
+
+suites=(--suite unit --suite e2e)
+[ -d tests/browser ] && suites+=(--suite browser)
+[ "$NOVM" = 0 ] && suites+=(--suite vm)
+run_suite build-ci main "${suites[@]}"
+
+if [ "$QUICK" = 0 ]; then
+	log "build (ASan + UBSan)"
+	if [ ! -f build-asan/build.ninja ]; then
+		meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+			-Dbuildtype=debug >/dev/null || fail_setup "meson setup (asan) failed"
+	fi
+	if ninja -C build-asan; then
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			run_suite build-asan asan --suite unit --suite e2e
+	else
+		fail_setup "build (asan) failed"
+	fi
+
+	KMAG_VALGRIND=1 run_suite build-ci valgrind --suite valgrind-unit --suite e2e \
+		--timeout-multiplier 10
+
+	if [ -d tests/fuzz ] && [ -f build-ci/tests/fuzz/build.ninja -o -x tests/fuzz/run.sh ]; then
+		log "fuzz (short run of every target)"
+		tests/fuzz/run.sh --seconds "${KMAG_FUZZ_SECONDS:-60}" --summary "$ROOT/build-ci/fuzz-summary.json" ||
+			true
+		[ -f build-ci/fuzz-summary.json ] && LOGS+=("build-ci/fuzz-summary.json")
+	fi
+fi
+
+log "summary"
+python3 scripts/summarize-tests.py "${LOGS[@]}"
