@@ -375,6 +375,11 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.uncompressed = compression && !strcmp(compression, "none");
 	if (o.command && !time_given)
 		seconds = 0;
+	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
+						o.tracer == KMAG_REC_TRACER_NONE))
+		return cli_usage_error("record", "-g and --max-graph-depth need -p function_graph");
+	if ((funcs.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
+		return cli_usage_error("record", "-l and -n need a function tracer, not -p nop");
 	if (o.follow_forks && !nr_pids)
 		return cli_usage_error("record", "-c follows the children of -P tasks; give -P PID");
 	o.funcs = funcs.v;

@@ -149,6 +149,8 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_tracing_on(struct kmag_recorder *r, bool on, struct kmag_err *err);
 int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);
+/* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
+int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
 /* Reads a file of the recording instance (or the top level); free the result. */
 char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
 

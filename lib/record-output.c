@@ -221,7 +221,7 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 	f.m.kallsyms = (struct tdw_blob){ f.kallsyms, strlen(f.kallsyms) };
 	f.m.printk = (struct tdw_blob){ f.printk, strlen(f.printk) };
 
-	if ((ret = make_reserve(r, err)))
+	if ((ret = kmag__rec_track_output(r, true, err)) || (ret = make_reserve(r, err)))
 		goto out;
 	if (asprintf(&r->tmp_out, "%s.kmag-%d.tmp", r->o.output, (int)getpid()) < 0) {
 		r->tmp_out = NULL;
@@ -466,6 +466,7 @@ void kmag__rec_out_discard(struct kmag_recorder *r)
 	r->tmp_out = NULL;
 	kmag__tdw_release(&r->w);
 	kmag__rec_release_reserve(r);
+	kmag__rec_track_output(r, false, NULL);
 	for (i = 0; r->cpustats && i < r->nr_cpus; i++)
 		free(r->cpustats[i]);
 	free(r->cpustats);

@@ -142,27 +142,80 @@ static int remove_instance(const char *name)
 	return ret;
 }
 
+/*
+ * A run names its output in <state dir>/out-<pid> before creating its
+ * temporary files (<output>.kmag-<pid>*); the next run removes them if that
+ * run was killed.
+ */
 static void cleanup_outputs(struct kmag_recorder *r)
 {
-	char *pat = NULL;
-	glob_t g;
-	size_t i;
+	char *pat = NULL, *output;
+	glob_t g, files;
+	size_t i, k;
 
-	if (asprintf(&pat, "%s.kmag-*", r->o.output) < 0)
+	if (asprintf(&pat, "%s/out-*", r->state_dir) < 0)
 		return;
-	if (!glob(pat, GLOB_NOSORT, NULL, &g)) {
-		for (i = 0; i < g.gl_pathc; i++) {
-			const char *p = strstr(g.gl_pathv[i] + strlen(r->o.output), ".kmag-");
-			int pid = p ? atoi(p + 6) : 0;
-
-			if (pid > 0 && pid != getpid() && kill(pid, 0) && errno == ESRCH &&
-			    !unlink(g.gl_pathv[i]))
-				kmag__rec_note(r, "removed %s, left by a kmag run that was killed (pid %d)",
-					       g.gl_pathv[i], pid);
-		}
-		globfree(&g);
+	if (glob(pat, GLOB_NOSORT, NULL, &g)) {
+		free(pat);
+		return;
 	}
 	free(pat);
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *p = strrchr(g.gl_pathv[i], '-');
+		int pid = p ? atoi(p + 1) : 0;
+
+		if (pid <= 0 || pid == getpid() || !(kill(pid, 0) && errno == ESRCH))
+			continue;
+		output = kmag__tracefs_read(r->state_dir, strrchr(g.gl_pathv[i], '/') + 1);
+		if (output && *output && asprintf(&pat, "%s.kmag-%d[.-]*", output, pid) >= 0) {
+			if (!glob(pat, GLOB_NOSORT, NULL, &files)) {
+				for (k = 0; k < files.gl_pathc; k++)
+					if (!unlink(files.gl_pathv[k]))
+						kmag__rec_note(r, "removed %s, left by a kmag run that was killed (pid %d)",
+							       files.gl_pathv[k], pid);
+				globfree(&files);
+			}
+			free(pat);
+		}
+		free(output);
+		unlink(g.gl_pathv[i]);
+	}
+	globfree(&g);
+}
+
+int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err)
+{
+	char name[64], path[4096];
+	char *abs = NULL;
+	int ret = 0;
+
+	snprintf(name, sizeof(name), "out-%d", (int)getpid());
+	snprintf(path, sizeof(path), "%s/%s", r->state_dir, name);
+	if (!on) {
+		unlink(path);
+		return 0;
+	}
+	/* an absolute path: the next run may work elsewhere */
+	abs = r->o.output[0] == '/' ? strdup(r->o.output) : NULL;
+	if (!abs) {
+		char cwd[4096];
+
+		if (getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, r->o.output) < 0)
+			abs = NULL;
+	}
+	if (abs) {
+		FILE *f = fopen(path, "we");
+		bool ok = f && fputs(abs, f) >= 0;
+
+		if (f && fclose(f))
+			ok = false;
+		if (!ok)
+			ret = kmag_err_set(err, errno, "cannot write %s: %s", path, strerror(errno));
+	} else {
+		ret = kmag_err_set(err, ENOMEM, "out of memory");
+	}
+	free(abs);
+	return ret;
 }
 
 /* mkdir -p, the last component with mode 0700. Returns 0 or -1 with errno set. */

@@ -49,38 +49,13 @@ while read -r line; do
 	esac
 done <"$O/results"
 
-tc_count() { trace-cmd report -R "$1" 2>/dev/null | grep -cE '^ *[^ ].* \[[0-9]+\] +[0-9]+\.[0-9]+: '; }
-km_count() { "$KMAG" report -F json "$1" | grep -o '"events": [0-9]*' | head -n 1 | grep -o '[0-9]*$'; }
-log_count() { sed -n 's/^kmag: wrote [^:]*: \([0-9,]*\) events.*/\1/p' "$1" | tr -d ,; }
+. "$SRCDIR/tests/lib/record-checks.sh"
 raw() { trace-cmd report -R "$O/$1.dat" 2>/dev/null; }
 
 # check_file NAME: exit 0, and the same event count from kmag record, trace-cmd and kmag report
 check_file() {
-	local n=$1 rc tc km lg
-	rc=$(cat "$O/$n.rc" 2>/dev/null)
-	t_eq "$n: kmag record exits 0" 0 "$rc"
-	tc=$(tc_count "$O/$n.dat")
-	km=$(km_count "$O/$n.dat")
-	lg=$(log_count "$O/$n.log")
-	if [ -n "$lg" ] && [ "$tc" = "$lg" ] && [ "$km" = "$lg" ]; then
-		t_pass "$n: trace-cmd report and kmag report read the $lg events kmag recorded"
-	else
-		t_fail "$n: event counts agree" "kmag record: $lg, trace-cmd report: $tc, kmag report: $km"
-	fi
-}
-
-# pids_in_tree NAME ROOT: every event's task is ROOT or a descendant (from sched_process_fork)
-pids_in_tree() {
-	raw "$1" | awk -v root="$2" '
-		match($0, /^ *.*-[0-9]+ +\[/) {
-			head = substr($0, RSTART, RLENGTH); sub(/ +\[$/, "", head)
-			n = split(head, a, "-"); pid = a[n]
-			if (!(pid in ok)) { bad++; if (bad < 4) print "pid " pid ": " $0 }
-			if ($0 ~ /sched_process_fork:/ && match($0, /child_pid=[0-9]+/))
-				ok[substr($0, RSTART + 10, RLENGTH - 10)] = 1
-		}
-		BEGIN { ok[root] = 1 }
-		END { exit bad > 0 }' >"$T/badpids"
+	t_eq "$1: kmag record exits 0" 0 "$(cat "$O/$1.rc" 2>/dev/null)"
+	check_counts "$1" "$O/$1.dat" "$O/$1.log"
 }
 
 # funcs_match NAME PATTERN ANTIPATTERN: function names (function tracer) match the globs
@@ -111,7 +86,7 @@ raw fg-cmd | grep 'funcgraph_entry:' | grep ' depth=0$' | grep -v 'func=ksys_rea
 t_eq "fg-cmd: every outermost call is a -g function" 0 "$(wc -l <"$T/roots")"
 maxd=$(raw fg-cmd | grep -o ' depth=[0-9]*' | cut -d= -f2 | sort -n | tail -n 1)
 t_eq "fg-cmd: --max-graph-depth 5 keeps depths 0..4" 4 "$maxd"
-if pids_in_tree fg-cmd "$(cmd_pid fg-cmd)"; then t_pass "fg-cmd: only the command and its children"; else
+if pids_in_tree "$O/fg-cmd.dat" "$(cmd_pid fg-cmd)"; then t_pass "fg-cmd: only the command and its children"; else
 	t_fail "fg-cmd: only the command and its children" "$(cat "$T/badpids")"; fi
 if [ $kernel = 6.12 ]; then
 	t_grep "6.12: function_graph records in a private instance" 'tracefs instance kmag-' "$O/fg-cmd.log"
@@ -137,11 +112,11 @@ if [ $mode = full ]; then
 	else
 		t_fail "fn-cmd: only -l functions, none of -n" "$(cat "$T/badfuncs")"
 	fi
-	if pids_in_tree fn-cmd "$(cmd_pid fn-cmd)"; then t_pass "fn-cmd: only the command and its children"; else
+	if pids_in_tree "$O/fn-cmd.dat" "$(cmd_pid fn-cmd)"; then t_pass "fn-cmd: only the command and its children"; else
 		t_fail "fn-cmd: only the command and its children" "$(cat "$T/badpids")"; fi
 	if funcs_match fn-pid '@(vfs_read|ksys_read)' '@()'; then t_pass "fn-pid: only the -l functions"; else
 		t_fail "fn-pid: only the -l functions" "$(cat "$T/badfuncs")"; fi
-	if pids_in_tree fn-pid "$(cat "$O/fn-pid.pid")"; then t_pass "fn-pid: only -P and its children (-c)"; else
+	if pids_in_tree "$O/fn-pid.dat" "$(cat "$O/fn-pid.pid")"; then t_pass "fn-pid: only -P and its children (-c)"; else
 		t_fail "fn-pid: only -P and its children (-c)" "$(cat "$T/badpids")"; fi
 	t_eq "fn-v6: --compression none writes trace.dat v6" "6" "$(head -c 11 "$O/fn-v6.dat" | tail -c 1)"
 	t_eq "fn-v7none: --file-version 7 --compression none" "7none" \
