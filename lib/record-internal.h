@@ -137,6 +137,15 @@ bool kmag__rec_word_in(const char *list, const char *word);
 char **kmag__rec_list_dir(const char *path, const char *glob, bool need_format, size_t *n);
 void kmag__rec_free_list(char **v, size_t n);
 
+/*
+ * --cpumask: a hex mask as tracing_cpumask takes it ("3", "0x3",
+ * "ff,ffffffff") or a CPU list ("0-3,8"; a bare number is a mask, as in the
+ * seed tool). Fills @mask (REC_MASK_WORDS words). Returns 0 or -EINVAL/-ERANGE.
+ */
+int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask);
+/* @mask as a CPU list ("0-3,8") in @buf. */
+void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size);
+
 /* True when CPU @cpu is to be recorded. */
 static inline bool rec_cpu_wanted(const struct kmag_recorder *r, int cpu)
 {

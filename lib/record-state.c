@@ -219,8 +219,11 @@ static char *restore_value(const struct rs_entry *e)
 		 */
 		const char *x = strstr(t, "expanded:");
 
-		if (x)
-			return first_value(x + strlen("expanded:"));
+		if (x) {
+			x += strlen("expanded:");
+			x += strspn(x, " ");
+			return strndup(x, strspn(x, "0123456789"));
+		}
 		return first_value(t);
 	}
 	if (e->kind == RS_EVFILTER && !strncmp(t, "none", 4))

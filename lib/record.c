@@ -435,7 +435,14 @@ static int parse_hex_mask(const char *s, uint64_t *mask)
 	return 0;
 }
 
-static void mask_to_list(const uint64_t *mask, char *buf, size_t size)
+int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask)
+{
+	memset(mask, 0, REC_MASK_WORDS * sizeof(uint64_t));
+	return looks_like_hex_mask(spec) ? parse_hex_mask(spec, mask) :
+					   kmag__parse_cpulist(spec, mask, REC_MAX_CPUS);
+}
+
+void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size)
 {
 	size_t len = 0;
 	int c = 0;
@@ -488,11 +495,10 @@ static int resolve_cpus(struct kmag_recorder *r, struct kmag_err *err)
 		memcpy(r->mask, online, sizeof(online));
 	} else {
 		const char *m = r->o.cpumask;
-		int ret = looks_like_hex_mask(m) ? parse_hex_mask(m, r->mask) :
-						   kmag__parse_cpulist(m, r->mask, REC_MAX_CPUS);
+		int ret = kmag__rec_parse_cpumask(m, r->mask);
 		char avail[256];
 
-		mask_to_list(online, avail, sizeof(avail));
+		kmag__rec_mask_to_list(online, avail, sizeof(avail));
 		if (ret)
 			return kmag_err_set(err, EINVAL,
 					    "--cpumask \"%s\" is neither a hex mask (\"3\", \"0x3\") nor a CPU list (\"0-3,8\")",
@@ -504,7 +510,7 @@ static int resolve_cpus(struct kmag_recorder *r, struct kmag_err *err)
 						    m, c, c < r->nr_cpus ? "is offline" : "does not exist",
 						    avail);
 	}
-	mask_to_list(r->mask, r->cpulist, sizeof(r->cpulist));
+	kmag__rec_mask_to_list(r->mask, r->cpulist, sizeof(r->cpulist));
 	if (!r->cpulist[0])
 		return kmag_err_set(err, EINVAL, "--cpumask \"%s\" selects no CPU", r->o.cpumask);
 	return 0;

@@ -44,13 +44,27 @@ wait_recording() {
 	done
 }
 
-# The top-level buffer is allocated lazily on first use ("7 (expanded: 1408)");
-# once any tracer has run it stays allocated, and nobody can undo that. Make
-# it concrete first, so that the snapshots compare what kmag can restore.
-v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
-[ -n "$v" ] && echo "$v" >$T/buffer_size_kb
 uname -r >kernel.txt
 cat $T/available_tracers >tracers.txt
+
+# A freshly booted kernel allocates the top-level buffer lazily, on first
+# use ("7 (expanded: 1408)"); once a tracer has run there it stays allocated,
+# and nothing can undo that. So a top-level recording on a fresh system
+# leaves exactly that difference, and nothing else.
+snap fresh
+kmag record -o fresh.dat --top-instance -p function -l vfs_read -- /kmag/wl.sh basic 1 >fresh.log 2>&1
+echo $? >fresh.rc
+snap after-fresh
+sed 's/: 7 (expanded: \([0-9]*\))|$/: \1|/' snap-fresh.txt >snap-fresh-expanded.txt
+if cmp -s snap-fresh-expanded.txt snap-after-fresh.txt; then
+	pass "fresh: a top-level recording on a fresh kernel leaves only the lazily allocated buffer allocated"
+else
+	fail "fresh: tracefs differs beyond the buffer allocation" \
+		"$(diff snap-fresh-expanded.txt snap-after-fresh.txt | grep '^[<>]' | head -4 | tr '\n' ' ')"
+fi
+# from here on the snapshots compare with the buffer allocated
+v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
+[ -n "$v" ] && echo "$v" >$T/buffer_size_kb
 snap base
 
 # Limiting the patched functions with -l keeps function_graph fast enough
