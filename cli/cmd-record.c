@@ -160,26 +160,33 @@ struct live {
 	double last_t;
 	uint64_t last_events;
 	double rate;
+	bool have_rate;
 	bool shown;
 };
 
 static void show_progress(struct live *lv, const struct kmag_rec_progress *p, double limit)
 {
-	char total[32] = "", bytes[32], rate[32], lost[32];
+	char total[32] = "", bytes[32], rate[48] = "", lost[32];
 	double dt = p->elapsed - lv->last_t;
 
-	if (dt >= 0.5 || !lv->shown) {
-		if (dt > 0)
-			lv->rate = (double)(p->events - lv->last_events) / dt;
+	/* the rate over the last half second or more */
+	if (dt >= 0.5) {
+		lv->rate = (double)(p->events - lv->last_events) / dt;
 		lv->last_t = p->elapsed;
 		lv->last_events = p->events;
+		lv->have_rate = true;
 	}
 	if (limit > 0)
 		snprintf(total, sizeof(total), " / %.0f s", limit);
 	human_bytes(bytes, sizeof(bytes), (double)p->bytes);
-	human_count(rate, sizeof(rate), lv->rate);
+	if (lv->have_rate) {
+		char n[32];
+
+		human_count(n, sizeof(n), lv->rate);
+		snprintf(rate, sizeof(rate), ", %s events/s", n);
+	}
 	human_count(lost, sizeof(lost), (double)p->lost);
-	fprintf(stderr, "\r\033[Kkmag: recording %.1f s%s, %s, %s events/s, lost %s", p->elapsed,
+	fprintf(stderr, "\r\033[Kkmag: recording %.1f s%s, %s captured%s, lost %s", p->elapsed,
 		total, bytes, rate, lost);
 	fflush(stderr);
 	lv->shown = true;
@@ -215,6 +222,10 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 				c->missing_pages == 1 ? "" : "s");
 		fputc('\n', stderr);
 	}
+	for (i = 0; i < res->nr_cpus; i++)
+		if (res->cpus[i].left)
+			fprintf(stderr, "kmag: CPU%d: %" PRIu64 " events stayed in the kernel buffer (not drained)\n",
+				i, res->cpus[i].left);
 	if (res->lost) {
 		group_digits(ev, sizeof(ev), res->lost);
 		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpumask)\n",

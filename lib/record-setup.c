@@ -393,7 +393,7 @@ static enum rs_kind kind_of(const char *rel)
 /* Saves every top-level file kmag may change, then mirrors it to the state file. */
 static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 {
-	char path[4096], rel[128];
+	char path[4096], rel[128], *top_kb, *lazy;
 	size_t i;
 	int ret, c;
 
@@ -416,12 +416,29 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 		if (ret && ret != -ENOENT)
 			return ret;
 	}
+	/*
+	 * Before first use the top-level buffer is a few pages per CPU, shown
+	 * as "7 (expanded: 1408)"; any tracer allocates the full size then,
+	 * for good. Once kmag has used it, the full size is what is restored.
+	 */
+	top_kb = kmag__tracefs_read(r->dir, "buffer_size_kb");
+	lazy = top_kb ? strstr(top_kb, "(expanded:") : NULL;
 	for (c = 0; c < r->nr_cpus; c++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", c);
-		ret = kmag__rs_save(&r->state, rel, RS_BUFSIZE, err);
-		if (ret && ret != -ENOENT)
+		if (lazy) {
+			char text[64];
+
+			snprintf(text, sizeof(text), "%.*s %s", (int)strcspn(top_kb, " "), top_kb, lazy);
+			ret = kmag__rs_save_text(&r->state, rel, RS_BUFSIZE, text, err);
+		} else {
+			ret = kmag__rs_save(&r->state, rel, RS_BUFSIZE, err);
+		}
+		if (ret && ret != -ENOENT) {
+			free(top_kb);
 			return ret;
+		}
 	}
+	free(top_kb);
 	for (i = 0; i < r->nr_events; i++) {
 		if (!r->events[i].filter)
 			continue;

@@ -16,7 +16,7 @@
 enum rs_kind {
 	RS_VALUE = 1,	/* one value ("1", "nop", "ff"): written back trimmed */
 	RS_CLOCK,	/* trace_clock "[local] global ...": the bracketed name */
-	RS_BUFSIZE,	/* buffer_size_kb "1408" or "7 (expanded: 1408)" */
+	RS_BUFSIZE,	/* buffer_size_kb "1408", or "7 (expanded: 1408)" before first use */
 	RS_LIST,	/* filter and pid lists: truncate, then one entry per write */
 	RS_EVFILTER,	/* events/.../filter: "none" means clear ("0") */
 };
@@ -45,6 +45,10 @@ void kmag__rs_release(struct rec_state *s);
  * returns -ENOENT without setting @err.
  */
 int kmag__rs_save(struct rec_state *s, const char *rel, enum rs_kind kind, struct kmag_err *err);
+
+/* Remembers @text as file @rel's content (for texts kmag derives itself). */
+int kmag__rs_save_text(struct rec_state *s, const char *rel, enum rs_kind kind, const char *text,
+		       struct kmag_err *err);
 
 /* Writes the entries to @path (atomically) so a later run can restore them. */
 int kmag__rs_persist(struct rec_state *s, const char *path, struct kmag_err *err);

@@ -55,12 +55,19 @@ snap fresh
 kmag record -o fresh.dat --top-instance -p function -l vfs_read -- /kmag/wl.sh basic 1 >fresh.log 2>&1
 echo $? >fresh.rc
 snap after-fresh
-sed 's/: 7 (expanded: \([0-9]*\))|$/: \1|/' snap-fresh.txt >snap-fresh-expanded.txt
-if cmp -s snap-fresh-expanded.txt snap-after-fresh.txt; then
-	pass "fresh: a top-level recording on a fresh kernel leaves only the lazily allocated buffer allocated"
-else
+want=$(sed -n 's/^buffer_size_kb: .*expanded: \([0-9]*\).*/\1/p' snap-fresh.txt)
+grep -v 'buffer_size_kb:' snap-fresh.txt >snap-fresh-rest.txt
+grep -v 'buffer_size_kb:' snap-after-fresh.txt >snap-after-fresh-rest.txt
+sizes=$(sed -n 's/^.*buffer_size_kb: \([0-9]*\)|$/\1/p' snap-after-fresh.txt | sort -u | tr '\n' ' ')
+if [ -z "$want" ]; then
+	fail "fresh: the kernel booted with its top-level buffer already allocated"
+elif ! cmp -s snap-fresh-rest.txt snap-after-fresh-rest.txt; then
 	fail "fresh: tracefs differs beyond the buffer allocation" \
-		"$(diff snap-fresh-expanded.txt snap-after-fresh.txt | grep '^[<>]' | head -4 | tr '\n' ' ')"
+		"$(diff snap-fresh-rest.txt snap-after-fresh-rest.txt | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')"
+elif [ "$(echo $sizes | wc -w)" != 1 ] || [ "${sizes% }" -lt "$want" ] || [ "${sizes% }" -gt $((want + 64)) ]; then
+	fail "fresh: the top-level buffer is left at its default size ($want KiB)" "sizes now: $sizes"
+else
+	pass "fresh: a top-level recording on a fresh kernel only leaves the buffer allocated at its default size ($want KiB)"
 fi
 # from here on the snapshots compare with the buffer allocated
 v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
