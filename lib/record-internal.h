@@ -4,6 +4,7 @@
  *
  *   record.c          kmag_recorder_new(): validation, stale-run repair, free
  *   record-setup.c    tracefs configuration (private instance or saved top level)
+ *   record-stale.c    lock files; repairing what a killed run left
  *   record-capture.c  per-CPU reader threads, the traced command, stop, stats
  *   record-output.c   metadata capture and trace.dat assembly
  *   record-state.c    saved tracefs state and its restoration
@@ -152,14 +153,22 @@ static inline bool rec_cpu_wanted(const struct kmag_recorder *r, int cpu)
 	return cpu >= 0 && cpu < REC_MAX_CPUS && (r->mask[cpu / 64] >> (cpu % 64)) & 1;
 }
 
-/* record-setup.c */
+/* record-stale.c */
 int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err);
+/* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
+int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
+/* Takes <dir>/<name> exclusively (waiting or not). Returns 0 with *@fd_out set, or -errno. */
+int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out);
+/* Removes and releases a lock taken with kmag__rec_lock_file(); *@fd becomes -1. */
+void kmag__rec_unlock_file(const char *dir, const char *name, int *fd);
+/* Turns tracing off in instance @name and removes it. Returns 0 or -errno. */
+int kmag__rec_remove_instance(const char *name);
+
+/* record-setup.c */
 int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_tracing_on(struct kmag_recorder *r, bool on, struct kmag_err *err);
 int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);
-/* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
-int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
 /* Reads a file of the recording instance (or the top level); free the result. */
 char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
 
