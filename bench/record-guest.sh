@@ -4,8 +4,8 @@
 # workload recorded by kmag and by trace-cmd, same tracer, filters and
 # per-CPU buffer size, one after the other in the same VM. Each recorder
 # traces DUR seconds counted from the moment tracing is switched on; its
-# CPU time (user + system, threads and children included) is measured by
-# `time -p`. Environment: BUF (KiB per CPU), DUR (seconds), RUNS (repeats),
+# CPU time (user + system, threads and children included) is taken from the
+# shell's `times` (reaped children) around it. Environment: BUF (KiB per CPU), DUR (seconds), RUNS (repeats),
 # SCENARIOS (names below). Writes NAME-TOOL-RUN.{dat,log,time} into $OUT.
 T=/sys/kernel/tracing
 BUF=${BUF:-1408}
@@ -49,26 +49,43 @@ stop_after_on() {
 	kill -INT "$2"
 }
 
+# CPU seconds (user + system) of this shell's reaped children in FILE, as
+# written by `times` (run in this shell: $(...) would ask a subshell); the
+# recorder is reaped right after it ends, the workload only later
+cpu_of() {
+	tail -n 1 "$1" | awk '{
+		for (i = 1; i <= 2; i++) { split($i, ms, "m"); sub("s", "", ms[2]); t += ms[1] * 60 + ms[2] }
+		printf "%.3f", t }'
+}
+
+# measure NAME-TOOL-RUN CMD...: run CMD in the background, wait, write the CPU time
+measure() {
+	out=$1
+	shift
+	times >"$OUT/.t0"
+	"$@" >$out.log 2>&1 &
+	rec=$!
+	case $out in *-trace-cmd-*) sleep 0.2; stop_after_on $T/tracing_on $rec ;; esac
+	wait $rec
+	times >"$OUT/.t1"
+	awk -v a="$(cpu_of "$OUT/.t1")" -v b="$(cpu_of "$OUT/.t0")" \
+		'BEGIN { printf "cpu %.3f\n", a - b }' >$out.time
+}
+
 run=1
 while [ $run -le "$RUNS" ]; do
 	for s in $SCENARIOS; do
 		start_load
 		# shellcheck disable=SC2046
-		time -p -o $s-kmag-$run.time kmag record $(args_of $s) -b "$BUF" -t "$DUR" \
-			-o $s-kmag-$run.dat >$s-kmag-$run.log 2>&1
+		measure $s-kmag-$run kmag record $(args_of $s) -b "$BUF" -t "$DUR" -o $s-kmag-$run.dat
 		stop_load
 
 		start_load
 		# trace-cmd records in the top-level instance and switches tracing_on
-		# there when it starts; make that the signal
+		# there on when it starts: that is the moment to count from
 		echo 0 >$T/tracing_on
 		# shellcheck disable=SC2046
-		time -p -o $s-trace-cmd-$run.time trace-cmd record $(args_of $s) -b "$BUF" \
-			-o $s-trace-cmd-$run.dat >$s-trace-cmd-$run.log 2>&1 &
-		tc=$!
-		sleep 0.2
-		stop_after_on $T/tracing_on "$(pgrep -o -x trace-cmd || echo $tc)"
-		wait $tc
+		measure $s-trace-cmd-$run trace-cmd record $(args_of $s) -b "$BUF" -o $s-trace-cmd-$run.dat
 		stop_load
 	done
 	run=$((run + 1))

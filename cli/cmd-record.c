@@ -411,6 +411,11 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		ret = cli_lib_error(&err, "cannot record");
 		goto out;
 	}
+	if (stop_signal) {
+		/* interrupted while checking: nothing was changed, nothing to record */
+		ret = cli_error("interrupted before recording started");
+		goto out;
+	}
 	if (kmag_recorder_start(r, &err)) {
 		ret = cli_lib_error(&err, "cannot start recording");
 		goto out;
