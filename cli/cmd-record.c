@@ -71,24 +71,39 @@ enum {
 	OPT_TOP,
 };
 
+static void *grow(void *arr, size_t n, size_t elem);
+
 /* A growable list of option values (borrowed from argv). */
 struct strvec {
 	const char **v;
-	size_t n, cap;
+	size_t n;
 };
 
 static void strvec_push(struct strvec *sv, const char *s)
 {
-	if (sv->n == sv->cap) {
-		sv->cap = sv->cap ? 2 * sv->cap : 8;
-		sv->v = realloc(sv->v, sv->cap * sizeof(*sv->v));
-		if (!sv->v) {
-			cli_error("out of memory");
-			exit(EXIT_ERR);
-		}
-	}
+	sv->v = grow(sv->v, sv->n + 1, sizeof(*sv->v));
 	sv->v[sv->n++] = s;
 }
+
+/* Grows an option array by one element, or exits: the CLI may die on ENOMEM. */
+static void *grow(void *arr, size_t n, size_t elem)
+{
+	void *p = realloc(arr, n * elem);
+
+	if (!p) {
+		cli_error("out of memory");
+		exit(EXIT_ERR);
+	}
+	return p;
+}
+
+/* Option errors leave through "out", which frees what was parsed so far. */
+#define BAIL(code)             \
+	do {                   \
+		ret = (code);  \
+		goto out;      \
+	} while (0)
+#define USAGE(...) BAIL(cli_usage_error("record", __VA_ARGS__))
 
 static volatile sig_atomic_t stop_signal;
 
@@ -269,7 +284,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	bool time_given = false, quiet = false, tty;
 	unsigned long v;
 	struct kmag_err err = { 0 };
-	struct kmag_recorder *r;
+	struct kmag_recorder *r = NULL;
 	struct kmag_rec_progress p;
 	struct live lv = { 0 };
 	int opt, ret = EXIT_OK;
@@ -285,8 +300,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			else if (!strcmp(optarg, "nop") || !strcmp(optarg, "none"))
 				o.tracer = KMAG_REC_TRACER_NONE;
 			else
-				return cli_usage_error("record", "unknown tracer \"%s\" (choose function_graph, function or nop)",
-						       optarg);
+				USAGE("unknown tracer \"%s\" (choose function_graph, function or nop)",
+				      optarg);
 			break;
 		case 'l':
 			strvec_push(&funcs, optarg);
@@ -299,31 +314,27 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		case OPT_MAX_DEPTH:
 			if (!cli_parse_ulong("record", "--max-graph-depth", optarg, &v))
-				return EXIT_USAGE;
+				BAIL(EXIT_USAGE);
 			if (v == 0 || v > 1000)
-				return cli_usage_error("record", "--max-graph-depth must be 1..1000");
+				USAGE("--max-graph-depth must be 1..1000");
 			o.max_graph_depth = (unsigned)v;
 			break;
 		case 'e':
-			events = realloc(events, (nr_events + 1) * sizeof(*events));
-			if (!events)
-				return cli_error("out of memory");
+			events = grow(events, nr_events + 1, sizeof(*events));
 			events[nr_events++] = (struct kmag_rec_event){ optarg, NULL };
 			break;
 		case OPT_FILTER:
 			if (!nr_events)
-				return cli_usage_error("record", "--filter applies to the -e before it; give -e SYSTEM:EVENT first");
+				USAGE("--filter applies to the -e before it; give -e SYSTEM:EVENT first");
 			if (events[nr_events - 1].filter)
-				return cli_usage_error("record", "two --filter for -e %s; combine them with && or ||",
-						       events[nr_events - 1].spec);
+				USAGE("two --filter for -e %s; combine them with && or ||",
+				      events[nr_events - 1].spec);
 			events[nr_events - 1].filter = optarg;
 			break;
 		case 'P':
 			if (!cli_parse_ulong("record", "-P", optarg, &v))
-				return EXIT_USAGE;
-			pids = realloc(pids, (nr_pids + 1) * sizeof(*pids));
-			if (!pids)
-				return cli_error("out of memory");
+				BAIL(EXIT_USAGE);
+			pids = grow(pids, nr_pids + 1, sizeof(*pids));
 			pids[nr_pids++] = (pid_t)v;
 			break;
 		case 'c':
@@ -336,8 +347,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			errno = 0;
 			seconds = strtod(optarg, &end);
 			if (errno || *end || end == optarg || seconds < 0 || seconds > 1e7)
-				return cli_usage_error("record", "--record-time expects seconds (0 = until Ctrl-C), got \"%s\"",
-						       optarg);
+				USAGE("--record-time expects seconds (0 = until Ctrl-C), got \"%s\"", optarg);
 			time_given = true;
 			break;
 		case 'o':
@@ -345,20 +355,19 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		case OPT_COMPRESSION:
 			if (strcmp(optarg, "zstd") && strcmp(optarg, "none"))
-				return cli_usage_error("record", "unknown compression \"%s\" (choose zstd or none)",
-						       optarg);
+				USAGE("unknown compression \"%s\" (choose zstd or none)", optarg);
 			compression = optarg;
 			break;
 		case OPT_FILE_VERSION:
 			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				return cli_usage_error("record", "--file-version must be 6 or 7");
+				USAGE("--file-version must be 6 or 7");
 			o.file_version = atoi(optarg);
 			break;
 		case 'b':
 			if (!cli_parse_ulong("record", "--buffer-size", optarg, &v))
-				return EXIT_USAGE;
+				BAIL(EXIT_USAGE);
 			if (v < 4)
-				return cli_usage_error("record", "--buffer-size is in KiB per CPU and must be at least 4");
+				USAGE("--buffer-size is in KiB per CPU and must be at least 4");
 			o.buffer_kb = v;
 			break;
 		case 'C':
@@ -372,15 +381,15 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(record_usage, stdout);
-			return EXIT_OK;
+			BAIL(EXIT_OK);
 		default:
-			return cli_bad_option("record", opt, argv);
+			BAIL(cli_bad_option("record", opt, argv));
 		}
 	}
 	if (optind < argc)
 		o.command = argv + optind;	/* after "--" (or the first non-option) */
 	if (compression && !strcmp(compression, "zstd") && o.file_version == 6)
-		return cli_usage_error("record", "trace.dat v6 cannot be compressed (use --file-version 7)");
+		USAGE("trace.dat v6 cannot be compressed (use --file-version 7)");
 	if (!o.file_version)
 		o.file_version = compression && !strcmp(compression, "none") ? 6 : 7;
 	o.uncompressed = compression && !strcmp(compression, "none");
@@ -388,11 +397,11 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		seconds = 0;
 	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
 						o.tracer == KMAG_REC_TRACER_NONE))
-		return cli_usage_error("record", "-g and --max-graph-depth need -p function_graph");
+		USAGE("-g and --max-graph-depth need -p function_graph");
 	if ((funcs.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
-		return cli_usage_error("record", "-l and -n need a function tracer, not -p nop");
+		USAGE("-l and -n need a function tracer, not -p nop");
 	if (o.follow_forks && !nr_pids)
-		return cli_usage_error("record", "-c follows the children of -P tasks; give -P PID");
+		USAGE("-c follows the children of -P tasks; give -P PID");
 	o.funcs = funcs.v;
 	o.nr_funcs = funcs.n;
 	o.notrace = notrace.v;

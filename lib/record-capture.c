@@ -427,7 +427,6 @@ int kmag_recorder_start(struct kmag_recorder *r, struct kmag_err *err)
 	clock_gettime(CLOCK_MONOTONIC, &r->t_start);
 	if ((ret = kmag__rec_tracing_on(r, true, err)))
 		goto fail;
-	r->tracing = true;
 	if (r->o.command && (ret = kmag__rec_release_child(r, err)))
 		goto fail;
 	return 0;

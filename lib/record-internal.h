@@ -96,7 +96,6 @@ struct kmag_recorder {
 	atomic_bool stopping;
 	uint32_t page_size;
 	struct timespec t_start, t_stop;
-	bool tracing;			/* tracing_on was set by us */
 
 	/* traced command */
 	pid_t child;
