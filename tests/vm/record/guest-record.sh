@@ -137,6 +137,21 @@ killed_then_repaired() {
 }
 killed_then_repaired
 
+# tracefs not mounted: kmag mounts it for the recording, and unmounts it again
+if umount $T && ! grep -q " $T tracefs" /proc/mounts; then
+	kmag record -o no-mount.dat -e sched:sched_switch -t 0.5 >no-mount.log 2>&1
+	echo $? >no-mount.rc
+	if grep -q " $T tracefs" /proc/mounts; then
+		fail "no-mount: tracefs is unmounted again afterwards"
+		umount $T
+	else
+		pass "no-mount: tracefs is unmounted again afterwards"
+	fi
+	mount -t tracefs tracefs $T
+else
+	fail "no-mount: cannot unmount tracefs for the test"
+fi
+
 [ "$mode" = short ] && exit 0
 
 # one running task and the children it forks (-P -c)

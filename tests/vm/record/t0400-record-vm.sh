@@ -76,7 +76,9 @@ funcs_match() {
 
 cmd_pid() { sed -n 's/^kmag: recording.*(pid \([0-9]*\)).*/\1/p' "$O/$1.log"; }
 
-for n in fresh fg-cmd fg-cpu0 fg-events fg-sigINT after-kill-fg; do check_file $n; done
+for n in fresh fg-cmd fg-cpu0 fg-events fg-sigINT after-kill-fg no-mount; do check_file $n; done
+t_grep "no-mount: kmag mounts tracefs when it is not mounted, and says so" \
+	'mounted tracefs at /sys/kernel/tracing \(unmounted again at the end\)' "$O/no-mount.log"
 if [ $mode = full ]; then
 	for n in fn-cmd fn-pid fn-v6 fn-v7none fn-lost fn-sigTERM after-kill-fn; do check_file $n; done
 fi
