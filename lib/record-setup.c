@@ -45,7 +45,18 @@ static bool has_file(const struct kmag_recorder *r, const char *rel)
 
 static int set(struct kmag_recorder *r, const char *rel, const char *value, struct kmag_err *err)
 {
-	return kmag__tracefs_write(files_dir(r), rel, value, err);
+	struct kmag_err e = { 0 };
+	int ret = kmag__tracefs_write(files_dir(r), rel, value, &e);
+
+	if (ret == -EPERM || ret == -EACCES) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "changing tracefs here (writing %s)", rel);
+		return kmag__rec_perm_error(err, what);
+	}
+	if (ret)
+		kmag_err_set(err, e.code, "%s", e.msg);
+	return ret;
 }
 
 /* Writes each entry of a list file separately, after truncating it. */
@@ -198,9 +209,18 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 			return ret;
 	}
 	for (i = 0; r->tracer != KMAG_REC_TRACER_NONE && i < ARRAY_SIZE(top_function); i++) {
-		ret = kmag__rs_save(&r->state, top_function[i], kind_of(top_function[i]), err);
+		struct kmag_err e = { 0 };
+
+		ret = kmag__rs_save(&r->state, top_function[i], kind_of(top_function[i]), &e);
+		if (ret == -EPERM || ret == -EACCES) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "function tracing here (reading %s)",
+				 top_function[i]);
+			return kmag__rec_perm_error(err, what);
+		}
 		if (ret && ret != -ENOENT)
-			return ret;
+			return kmag_err_set(err, e.code, "%s", e.msg);
 	}
 	/*
 	 * Before first use the top-level buffer is a few pages per CPU, shown
@@ -434,7 +454,7 @@ static int set_tracer(struct kmag_recorder *r, struct kmag_err *err)
 
 	if (r->tracer == KMAG_REC_TRACER_NONE)
 		return 0;
-	ret = set(r, "current_tracer", r->tracer_name, &e);
+	ret = kmag__tracefs_write(files_dir(r), "current_tracer", r->tracer_name, &e);
 	if (ret == -EPERM || ret == -EACCES) {
 		char what[64];
 

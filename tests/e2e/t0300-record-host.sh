@@ -143,6 +143,8 @@ if ! cat $TR/available_filter_functions >/dev/null 2>&1; then
 	t_grep "it names the cause" 'does not permit the function tracer' "$T/err"
 	t_exit "an EPERM glob lookup is one clear error" 1 "$KMAG" record -l 'vfs_*' -t 1 -o "$T/x.dat"
 	t_grep "it names the cause" 'does not permit function tracing' "$T/err"
+	t_exit "the same at the top level is one clear error" 1 "$KMAG" record --top-instance -p function -t 1 -o "$T/x.dat"
+	t_grep "it names the cause" 'does not permit function tracing here \(reading set_ftrace_filter\)' "$T/err"
 else
 	t_exit "a glob that matches nothing is an error" 1 "$KMAG" record -p function -l 'zz_no_such_fn_*' -o "$T/x.dat"
 	t_grep "it names the glob" 'matches no traceable function' "$T/err"
