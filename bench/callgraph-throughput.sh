@@ -5,7 +5,7 @@
 #
 #   bench/callgraph-throughput.sh [SEED.dat] [SIZE_MB]
 #
-# SEED (default: the function_graph fixture) is a real recording; it is
+# SEED (default: fg-all-cpu0, unfiltered function_graph of a real kernel) is a real recording; it is
 # replicated into a SIZE_MB (default 256) v6 file with bench/gen-big-tracedat
 # and converted to v7+zstd with trace-cmd. Each tool runs 3 times on a warm
 # page cache; the best run counts. CPU time is user+system of the process.
@@ -18,8 +18,7 @@ WORK=${WORK:-/tmp/kmag-bench}
 mkdir -p "$WORK"
 
 if [ -z "$SEED" ]; then
-	for c in tests/fixtures/traces/fgraph-unfiltered-v6.dat tests/fixtures/traces/*fgraph*.dat \
-		tests/fixtures/traces/*fgraph*.dat.xz; do
+	for c in tests/fixtures/traces/fg-all-cpu0-v6.dat.xz tests/fixtures/traces/fg-*.dat; do
 		[ -f "$c" ] && { SEED=$c; break; }
 	done
 fi
@@ -44,8 +43,8 @@ measure() {	# measure LABEL CMD... -> best wall, its cpu time
 	local label=$1 best="" cpu=""; shift
 	for _ in 1 2 3; do
 		local t
-		t=$( { /usr/bin/time -f "%e %U %S %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-		read -r wall user sys rss <<<"$t"
+		/usr/bin/time -o "$WORK/time.txt" -f "%e %U %S %M" "$@" >/dev/null 2>&1
+		read -r wall user sys rss <"$WORK/time.txt"
 		if [ -z "$best" ] || awk "BEGIN{exit !($wall < $best)}"; then
 			best=$wall; cpu=$(awk "BEGIN{print $user+$sys}"); mem=$rss
 		fi

@@ -12,6 +12,7 @@
 #include "kmag/callgraph.h"
 #include "kmag/filter.h"
 #include "kmag/kmag.h"
+#include "kmag/symmap.h"
 #include "kmag/trace.h"
 
 /* Exit codes. */
@@ -55,6 +56,9 @@ struct cli_input {
 	enum kmag_reader reader;
 	bool unordered;		/* the consumer does not need time order */
 	bool build_cct;
+	/* called once the trace is open, before its events are read; returns 0 or an exit code */
+	int (*after_open)(void *ctx, struct kmag_trace *t);
+	void *after_open_ctx;
 };
 
 enum {
@@ -109,8 +113,85 @@ void cli_graph_release(struct cli_graph *g);
 /* Appends the lost-events warning for the user, if any, to stderr. */
 void cli_warn_lost(const struct kmag_trace_info *info);
 
+/*
+ * Symbol-map options shared by the commands that show functions:
+ * --symbol-file-path MAP (default: kmag_symmap_default_path() for the trace's
+ * kernel) and --filter-filepath SPEC. Put CLI_SYMMAP_LONGOPTS in the option
+ * table, forward option codes to cli_symmap_option(), and set
+ * cli_input.after_open = cli_symmap_after_open with the struct as context.
+ */
+struct cli_symmap {
+	const char *cmd;		/* command name, for messages */
+	const char *map_path;		/* --symbol-file-path, NULL = default lookup */
+	const char *filepath;		/* --filter-filepath, or NULL */
+	struct kmag_pathfilter *filter;	/* parsed --filter-filepath */
+	struct kmag_symmap *map;	/* the map in use, or NULL */
+	struct kmag_srcloc *loc;	/* the trace's functions in the map, or NULL */
+	const char *used;		/* path of the map in use (borrowed or static) */
+};
+
+enum {
+	OPT_FILTER_FILEPATH = 0x1100,
+	OPT_SYMBOL_FILE_PATH,
+};
+
+#define CLI_SYMMAP_LONGOPTS                                                         \
+	{ "filter-filepath", required_argument, NULL, OPT_FILTER_FILEPATH },       \
+	{ "symbol-file-path", required_argument, NULL, OPT_SYMBOL_FILE_PATH }
+
+#define CLI_SYMMAP_HELP                                                                        \
+	"Source files (needs a symbol map from `kmag generate-symbol-map`):\n"                   \
+	"      --filter-filepath P[,P...]\n"                                                     \
+	"                            only functions defined in matching files: a substring\n"    \
+	"                            (net), a glob (fs/*/inode.c), '/' anchors at the tree\n"    \
+	"                            root (/net: not drivers/net)\n"                             \
+	"      --symbol-file-path MAP\n"                                                         \
+	"                            the symbol map (kmag or the seed's name|path format;\n"     \
+	"                            default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map,\n"       \
+	"                            ./symbol-filepath.map or\n"                                 \
+	"                            ~/.cache/kmag/symbols-<kernel release>.map)\n"
+
+/* Returns 1 if @opt was a symbol-map option (stored), 0 if not, -1 on a bad value. */
+int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s);
+/* cli_input.after_open hook: loads the map for the trace's kernel (@ctx = struct cli_symmap). */
+int cli_symmap_after_open(void *ctx, struct kmag_trace *t);
+/* Describes the path filter with counts for @g's nodes ("path net (12 of 340 functions)"). */
+void cli_symmap_describe(const struct cli_symmap *s, const struct cli_graph *g, char *buf,
+			 size_t len);
+/* Warns about names the map could not place (ambiguous, unknown). */
+void cli_symmap_warn(const struct cli_symmap *s);
+void cli_symmap_release(struct cli_symmap *s);
+
+/* A trace opened through the input options, for commands that stream events. */
+struct cli_stream {
+	struct kmag_trace *trace;
+	struct kmag_filter *filter;
+	const char *path;
+	char filters[512];	/* description of the filters applied, "" for none */
+};
+
+/*
+ * Opens the trace of @in (running in->after_open) and prepares its filters.
+ * On failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
+ * syntax); else 0.
+ */
+int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s);
+/*
+ * Streams the events that pass the filters to @fn. Returns 0; EXIT_ERR after
+ * printing a reader error; or the callback's own -errno, unprinted, for the
+ * caller to explain.
+ */
+int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
+void cli_stream_close(struct cli_stream *s);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
+int cmd_visualize(struct kmag_cli *cli, int argc, char **argv);
+int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv);
+int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
+int cmd_export(struct kmag_cli *cli, int argc, char **argv);
+int cmd_html(struct kmag_cli *cli, int argc, char **argv);
+int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

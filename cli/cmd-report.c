@@ -21,6 +21,7 @@ static const char report_usage[] =
 	"      --callers FUNC        who called FUNC, with counts and times\n"
 	"      --callees FUNC        what FUNC called\n"
 	"  -F, --format FMT          text (default), json or csv\n"
+	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
@@ -35,9 +36,13 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_input in = { .unordered = false };
+	struct cli_symmap sm = { .cmd = "report" };
+	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
+				.after_open_ctx = &sm };
+	char filters[1200];
 	struct kmag_report r = { .focus = -1 };
 	const char *format = "text", *focus = NULL;
 	unsigned long limit = 0;
@@ -76,6 +81,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			return EXIT_OK;
 		default:
 			ret = cli_input_option("report", opt, optarg, &in);
+			if (!ret)
+				ret = cli_symmap_option("report", opt, optarg, &sm);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -90,14 +97,30 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		limit = 50;
 
 	ret = cli_load_graph("report", &in, &g);
-	if (ret)
+	if (ret) {
+		cli_symmap_release(&sm);
 		return ret;
+	}
 	r.cg = g.cg;
 	r.st = kmag_trace_symtab(g.trace);
 	r.info = kmag_trace_info(g.trace);
 	r.input = g.path;
 	r.filters = g.filters;
 	r.limit = limit;
+	if (sm.loc) {
+		char path[600];
+
+		r.srcline = kmag_srcloc_report_cb;
+		r.srcline_ctx = sm.loc;
+		if (sm.filter) {
+			r.visible = kmag_srcloc_visible_cb;
+			r.visible_ctx = sm.loc;
+			cli_symmap_describe(&sm, &g, path, sizeof(path));
+			snprintf(filters, sizeof(filters), "%s%s%s", g.filters, g.filters[0] ? ", " : "",
+				 path);
+			r.filters = filters;
+		}
+	}
 	if (focus) {
 		char suggest[512];
 
@@ -110,6 +133,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
 						focus);
 			cli_graph_release(&g);
+			cli_symmap_release(&sm);
 			return ret;
 		}
 	}
@@ -121,6 +145,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		ret = kmag_report_text(stdout, &r);
 	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
 		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
+	cli_symmap_warn(&sm);
 	cli_graph_release(&g);
+	cli_symmap_release(&sm);
 	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
 }

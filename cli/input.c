@@ -107,6 +107,10 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		cli_graph_release(g);
 		return ret;
 	}
+	if (in->after_open && (ret = in->after_open(in->after_open_ctx, g->trace))) {
+		cli_graph_release(g);
+		return ret;
+	}
 	g->cg = kmag_cg_new(&copts);
 	if (!g->cg) {
 		cli_graph_release(g);

@@ -17,6 +17,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "table of the functions in a trace: calls, total/self time" },
+	{ "visualize", cmd_visualize, "call graph picture (PDF/PNG/SVG/DOT) and call-count chart" },
+	{ "generate-symbol-map", cmd_generate_symbol_map, "map kernel functions to source file:line (DWARF)" },
+	{ "flame", cmd_flame, "flame graph (interactive SVG, folded stacks) of a function_graph trace" },
+	{ "html", cmd_html, "interactive HTML explorer of a trace: search, callers/callees graph, table" },
+	{ "diff", cmd_diff, "what changed between two recordings: functions and calls added, removed, grown" },
+	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
 	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
 };
 

@@ -53,6 +53,7 @@ struct frame {
 	uint64_t entry_ts;
 	uint64_t child_ns;	/* time of completed children */
 	uint32_t last_callee, last_edge;	/* one-entry cache for repeated calls */
+	uint64_t active;	/* bloom set of the nodes of this frame and all below it */
 };
 
 struct task {
@@ -401,10 +402,12 @@ static int stack_fit(struct kmag_cg *cg, struct task *t, int32_t depth)
 	while ((int32_t)(t->nr ? t->frames[t->nr - 1].depth + 1 : 0) < depth) {
 		int32_t d = t->nr ? t->frames[t->nr - 1].depth + 1 : 0;
 		uint32_t parent_cct = t->nr ? t->frames[t->nr - 1].cct : 0;
+		uint64_t active = t->nr ? t->frames[t->nr - 1].active : 0;
 		struct frame *f = frame_push(t);
 
 		if (!f)
 			return -ENOMEM;
+		f->active = active;
 		f->flags = FR_PLACEHOLDER;
 		f->depth = d;
 		f->entry_ts = KMAG_TS_NONE;
@@ -440,11 +443,14 @@ static int graph_entry(struct kmag_cg *cg, const struct kmag_event *ev)
 	f->entry_ts = ev->ts;
 	f->flags = flags;
 	cg->nodes[node].st.calls++;
-	for (i = t->nr - 1; i-- > 0 && t->nr - 1 - i <= RECURSION_SCAN;)
-		if (t->frames[i].node == node) {
-			f->flags |= FR_RECURSIVE;
-			break;
-		}
+	/* recursion: scan the stack only when the bloom set says it is possible */
+	f->active = (parent ? parent->active : 0) | 1ull << (node & 63);
+	if (parent && (parent->active & 1ull << (node & 63)))
+		for (i = t->nr - 1; i-- > 0 && t->nr - 1 - i <= RECURSION_SCAN;)
+			if (t->frames[i].node == node) {
+				f->flags |= FR_RECURSIVE;
+				break;
+			}
 	if (parent) {
 		uint32_t eflags = (flags & FR_IRQ) && !(parent->flags & FR_IRQ) ? KMAG_EDGE_IRQ : 0;
 

@@ -38,6 +38,30 @@ static int find_id(struct tep_handle *tep, const char *name)
 	return ev ? ev->id : -1;
 }
 
+static uint32_t end_of(const struct fdesc *f)
+{
+	return (uint32_t)f->off + f->size;
+}
+
+static uint32_t max3(uint32_t a, uint32_t b, uint32_t c)
+{
+	return a > b ? (a > c ? a : c) : (b > c ? b : c);
+}
+
+static void setup_fast(struct kmag_decoder *d)
+{
+	d->fast = !d->swap && d->common_type.size == 2 && d->common_pid.size == 4 &&
+		  d->common_flags.size == 1 && d->id_function >= 0 && d->fn_ip.size == 8 &&
+		  d->fn_parent.size == 8 && d->id_entry >= 0 && d->ge_func.size == 8 &&
+		  d->ge_depth.size == 4 && d->id_exit >= 0 && d->gx_func.size == 8 &&
+		  d->gx_depth.size == 4 && d->gx_calltime.size == 8 && d->gx_rettime.size == 8 &&
+		  (!d->gx_retval.size || d->gx_retval.size == 8);
+	d->need_fn = max3(end_of(&d->fn_ip), end_of(&d->fn_parent), end_of(&d->common_pid));
+	d->need_entry = max3(end_of(&d->ge_func), end_of(&d->ge_depth), end_of(&d->common_pid));
+	d->need_exit = max3(max3(end_of(&d->gx_func), end_of(&d->gx_depth), end_of(&d->common_pid)),
+			    end_of(&d->gx_calltime), max3(end_of(&d->gx_rettime), end_of(&d->gx_retval), 0));
+}
+
 int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct kmag_symtab *st,
 		       bool swap, struct kmag_err *err)
 {
@@ -97,6 +121,7 @@ int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct km
 		set_field(ev, "retval", &d->gx_retval, false);
 		d->kind[d->id_exit] = KMAG_EV_GRAPH_EXIT;
 	}
+	setup_fast(d);
 	return 0;
 }
 
@@ -199,7 +224,101 @@ static inline bool fits(const struct fdesc *f, uint32_t size)
 	return (uint32_t)f->off + f->size <= size;
 }
 
+static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			  struct kmag_event *ev);
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint8_t ctx_of(uint8_t fl)
+{
+	return KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
+	       (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
+	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0);
+}
+
+/* The fast path for the usual layout; returns 1 when the record is not one it knows. */
+static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			      struct kmag_event *ev)
+{
+	uint16_t type;
+
+	__builtin_memcpy(&type, data + d->common_type.off, 2);
+	if ((int)type == d->id_entry) {
+		if (unlikely(size < d->need_entry))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_ENTRY;
+		ev->ip = ld64(data + d->ge_func.off);
+		ev->depth = (int32_t)ld32(data + d->ge_depth.off);
+	} else if ((int)type == d->id_exit) {
+		uint64_t ct, rt;
+
+		if (unlikely(size < d->need_exit))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_EXIT;
+		ev->ip = ld64(data + d->gx_func.off);
+		ev->depth = (int32_t)ld32(data + d->gx_depth.off);
+		ct = ld64(data + d->gx_calltime.off);
+		rt = ld64(data + d->gx_rettime.off);
+		ev->calltime = ct;
+		ev->duration = rt >= ct ? rt - ct : 0;
+		ev->has_retval = d->gx_retval.size != 0;
+		if (ev->has_retval)
+			ev->retval = (int64_t)ld64(data + d->gx_retval.off);
+	} else if ((int)type == d->id_function) {
+		if (unlikely(size < d->need_fn))
+			return -EINVAL;
+		ev->type = KMAG_EV_FUNC;
+		ev->ip = ld64(data + d->fn_ip.off);
+		ev->parent_ip = ld64(data + d->fn_parent.off);
+		ev->repeat = 1;
+		ev->depth = -1;
+		ev->func = resolve(d, ev->ip);
+		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) : KMAG_FUNC_NONE;
+		ev->pid = (int32_t)ld32(data + d->common_pid.off);
+		ev->ctx = ctx_of(data[d->common_flags.off]);
+		ev->has_retval = false;
+		return 0;
+	} else {
+		return 1;
+	}
+	ev->pid = (int32_t)ld32(data + d->common_pid.off);
+	ev->ctx = ctx_of(data[d->common_flags.off]);
+	ev->repeat = 1;
+	ev->parent = KMAG_FUNC_NONE;
+	ev->parent_ip = 0;
+	if (ev->type == KMAG_EV_GRAPH_ENTRY)
+		ev->has_retval = false;
+	ev->func = resolve(d, ev->ip);
+	return 0;
+}
+
 int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev)
+{
+	if (likely(d->fast) && likely(size >= 8)) {
+		int ret = decode_fast(d, data, size, ev);
+
+		if (ret <= 0)
+			return ret;
+	}
+	return decode_generic(d, data, size, ev);
+}
+
+static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			  struct kmag_event *ev)
 {
 	uint32_t type;
 	uint8_t kind;

@@ -41,6 +41,14 @@ struct kmag_decoder {
 	uint32_t nr_kind;
 
 	/*
+	 * The layout every x86-64/arm64 kernel uses (native byte order, 8-byte
+	 * longs, 4-byte depth): decoded with fixed-size loads, no per-field
+	 * size switch. Anything else takes the generic path.
+	 */
+	bool fast;
+	uint32_t need_fn, need_entry, need_exit;	/* bytes each record kind must have */
+
+	/*
 	 * Name addresses through the tep's own kallsyms (tep_find_function)
 	 * instead of the symtab's table: used by the libtracecmd reference
 	 * reader so it shares nothing with the built-in one but the formats.

@@ -10,6 +10,7 @@
  */
 #define PR_DOMAIN "text"
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -510,8 +511,9 @@ static int graph_line(struct kmag_trace *t, struct text_input *in, char *line)
 			for (const char *d = q; d < e; d++)
 				if (*d == '-')
 					dash = d;
-			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) && !strchr(q, '.') &&
-			    parse_uint(dash + 1, &v) == e) {
+			/* (only the column itself must be free of '.': the duration follows it) */
+			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) &&
+			    !memchr(q, '.', (size_t)(e - q)) && parse_uint(dash + 1, &v) == e) {
 				g.pid = (int)v;
 				cs->pid = (int32_t)v;
 				if ((int)v != cs->last_comm_pid) {
@@ -956,7 +958,14 @@ int kmag__text_input_open(struct kmag_trace *t, struct kmag_err *err)
 	in->fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0)
 		return kmag_err_set(err, errno, "cannot open %s: %s", t->path, strerror(errno));
-	in->cap = BLOCK;
+	{
+		struct stat st;
+
+		/* small files get a small buffer (it grows for long lines anyway) */
+		in->cap = BLOCK;
+		if (!fstat(in->fd, &st) && st.st_size >= 0 && (uint64_t)st.st_size < BLOCK)
+			in->cap = (size_t)st.st_size + 64;
+	}
 	in->buf = malloc(in->cap);
 	if (!in->buf)
 		return kmag_err_set(err, ENOMEM, "out of memory");

@@ -9,11 +9,18 @@
 
 #include "internal.h"
 #include "kmag/symmap.h"
+#include "symmap-internal.h"
 #include "util/u64map.h"
 
 #define KMAG_MAP_MAGIC "# kmag symbol map v"
 #define KMAG_MAP_VERSION 1
 #define MAX_MAP_LINE 65536
+
+/* Relocation of one module (or of vmlinux, module NULL) from map to runtime addresses. */
+struct reloc {
+	const char *module;		/* interned in strings; NULL = vmlinux */
+	int64_t delta;			/* runtime - map address */
+};
 
 struct kmag_symmap {
 	struct kmag_symmap_entry *entries;
@@ -23,8 +30,11 @@ struct kmag_symmap {
 	struct kmag_symtab *strings;	/* interned files and modules */
 	uint32_t *first_of;		/* name id -> first entry */
 	size_t cap_first;
-	bool bound;
-	int64_t reloc;			/* runtime - link-time address */
+	char *release;			/* kernel release, or NULL */
+	struct reloc *relocs;		/* learnt by kmag_symmap_bind() */
+	size_t nr_relocs;
+	bool bound;			/* vmlinux relocation known */
+	char **src_roots;		/* NULL-ended, from the vmlinux read; or NULL */
 };
 
 struct kmag_symmap *kmag_symmap_new(void)
@@ -51,7 +61,50 @@ void kmag_symmap_free(struct kmag_symmap *m)
 	free(m->entries);
 	free(m->next_same);
 	free(m->first_of);
+	free(m->release);
+	free(m->relocs);
+	kmag__symmap_set_src_roots(m, NULL, 0);
 	free(m);
+}
+
+const char *const *kmag__symmap_src_roots(const struct kmag_symmap *m)
+{
+	return (const char *const *)m->src_roots;
+}
+
+int kmag__symmap_set_src_roots(struct kmag_symmap *m, char *const *roots, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; m->src_roots && m->src_roots[i]; i++)
+		free(m->src_roots[i]);
+	free(m->src_roots);
+	m->src_roots = NULL;
+	if (!nr)
+		return 0;
+	m->src_roots = calloc(nr + 1, sizeof(*m->src_roots));
+	if (!m->src_roots)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		if (!(m->src_roots[i] = strdup(roots[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+const char *kmag_symmap_release(const struct kmag_symmap *m)
+{
+	return m->release;
+}
+
+int kmag_symmap_set_release(struct kmag_symmap *m, const char *release)
+{
+	char *s = release ? strdup(release) : NULL;
+
+	if (release && !s)
+		return -ENOMEM;
+	free(m->release);
+	m->release = s;
+	return 0;
 }
 
 static const char *intern(struct kmag_symtab *st, const char *s, size_t len)
@@ -255,6 +308,13 @@ struct kmag_symmap *kmag_symmap_load(const char *path, struct kmag_err *err)
 				continue;
 			}
 		}
+		if (kmag_fmt && !strncmp(line, "# release: ", 11) && !m->release) {
+			if (kmag_symmap_set_release(m, line + 11)) {
+				kmag_err_set(err, ENOMEM, "out of memory");
+				goto fail;
+			}
+			continue;
+		}
 		if (!len || line[0] == '#')
 			continue;
 		if (load_line(m, line, kmag_fmt, path, lineno, err))
@@ -294,11 +354,43 @@ static uint32_t first_entry(const struct kmag_symmap *m, const char *name, size_
 	return m->first_of[id];
 }
 
-const struct kmag_symmap_entry *kmag_symmap_lookup(const struct kmag_symmap *m, const char *name,
-						   uint64_t addr, bool *ambiguous)
+/* The relocation learnt for @module (interned pointer, NULL = vmlinux), or NULL. */
+static const struct reloc *reloc_of(const struct kmag_symmap *m, const char *module)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_relocs; i++)
+		if (m->relocs[i].module == module)
+			return &m->relocs[i];
+	return NULL;
+}
+
+static bool covers(const struct kmag_symmap *m, const struct kmag_symmap_entry *e, uint64_t addr)
+{
+	const struct reloc *r = e->addr ? reloc_of(m, e->module) : NULL;
+	uint64_t link;
+
+	if (!r)
+		return false;
+	link = (uint64_t)((int64_t)addr - r->delta);
+	return link >= e->addr && link - e->addr < (e->size ? e->size : 1);
+}
+
+static bool module_is(const struct kmag_symmap_entry *e, const char *module)
+{
+	return module ? e->module && !strcmp(e->module, module) : !e->module;
+}
+
+/*
+ * @has_module: the caller knows the module (@module, NULL = vmlinux); entries
+ * of other modules are then ignored unless none is in the right one.
+ */
+static const struct kmag_symmap_entry *lookup(const struct kmag_symmap *m, const char *name,
+					      uint64_t addr, bool has_module, const char *module,
+					      bool *ambiguous)
 {
 	size_t len = strlen(name);
-	uint32_t i = first_entry(m, name, len), j, count = 0;
+	uint32_t i = first_entry(m, name, len), j, first = UINT32_MAX, count = 0;
 
 	if (ambiguous)
 		*ambiguous = false;
@@ -312,64 +404,170 @@ const struct kmag_symmap_entry *kmag_symmap_lookup(const struct kmag_symmap *m, 
 			return NULL;
 		addr = 0;	/* a clone's address is not the origin's */
 	}
-	for (j = i; j != UINT32_MAX; j = m->next_same[j])
-		count++;
-	if (count == 1)
-		return &m->entries[i];
-	if (addr && m->bound) {
-		uint64_t link = (uint64_t)((int64_t)addr - m->reloc);
-
-		for (j = i; j != UINT32_MAX; j = m->next_same[j]) {
-			const struct kmag_symmap_entry *e = &m->entries[j];
-
-			if (e->addr && link >= e->addr && link < e->addr + (e->size ? e->size : 1))
-				return e;
-		}
+	if (has_module) {
+		for (j = i; j != UINT32_MAX; j = m->next_same[j])
+			if (module_is(&m->entries[j], module))
+				break;
+		has_module = j != UINT32_MAX;
 	}
-	/* same name in several files, e.g. static helpers: tell the caller */
-	if (ambiguous) {
-		*ambiguous = false;
-		for (j = m->next_same[i]; j != UINT32_MAX; j = m->next_same[j])
-			if (strcmp(m->entries[j].file, m->entries[i].file))
+	for (j = i; j != UINT32_MAX; j = m->next_same[j]) {
+		if (has_module && !module_is(&m->entries[j], module))
+			continue;
+		if (first == UINT32_MAX)
+			first = j;
+		count++;
+		if (addr && covers(m, &m->entries[j], addr))
+			return &m->entries[j];
+	}
+	if (count > 1 && ambiguous) {
+		/* same name in several files, e.g. static helpers, and no address to decide */
+		for (j = m->next_same[first]; j != UINT32_MAX; j = m->next_same[j])
+			if ((!has_module || module_is(&m->entries[j], module)) &&
+			    strcmp(m->entries[j].file, m->entries[first].file))
 				*ambiguous = true;
 	}
-	return &m->entries[i];
+	return &m->entries[first];
 }
+
+const struct kmag_symmap_entry *kmag__symmap_lookup_in(const struct kmag_symmap *m,
+						       const char *name, uint64_t addr,
+						       bool has_module, const char *module,
+						       bool *ambiguous)
+{
+	return lookup(m, name, addr, has_module, module, ambiguous);
+}
+
+const struct kmag_symmap_entry *kmag__symmap_next_same(const struct kmag_symmap *m,
+						       const struct kmag_symmap_entry *e)
+{
+	uint32_t j = m->next_same[e - m->entries];
+
+	return j == UINT32_MAX ? NULL : &m->entries[j];
+}
+
+const struct kmag_symmap_entry *kmag__symmap_first_named(const struct kmag_symmap *m,
+							 const char *name)
+{
+	uint32_t i = first_entry(m, name, strlen(name));
+
+	return i == UINT32_MAX ? NULL : &m->entries[i];
+}
+
+const struct kmag_symmap_entry *kmag_symmap_lookup(const struct kmag_symmap *m, const char *name,
+						   uint64_t addr, bool *ambiguous)
+{
+	return lookup(m, name, addr, false, NULL, ambiguous);
+}
+
+const struct kmag_symmap_entry *kmag_symmap_lookup_func(const struct kmag_symmap *m,
+							const struct kmag_symtab *st,
+							kmag_func_t func, bool *ambiguous)
+{
+	const char *name = kmag_symtab_name(st, func);
+	uint64_t addr = kmag_symtab_addr(st, func);
+
+	if (ambiguous)
+		*ambiguous = false;
+	if (!name)
+		return NULL;
+	/* kallsyms tells the module; without it (text traces) any entry may fit */
+	return lookup(m, name, addr, addr != 0, kmag_symtab_module(st, func), ambiguous);
+}
+
+/* Whether no other entry has entry @i's name. */
+static bool unique_name(const struct kmag_symmap *m, size_t i)
+{
+	kmag_func_t id = kmag_symtab_find(m->names, m->entries[i].name);
+
+	return id != KMAG_FUNC_NONE && m->first_of[id] == i && m->next_same[i] == UINT32_MAX;
+}
+
+struct anchor {
+	const char *module;	/* interned */
+	uint64_t delta;
+};
+
+static int by_module_delta(const void *a, const void *b)
+{
+	const struct anchor *x = a, *y = b;
+
+	if (x->module != y->module)
+		return (uintptr_t)x->module < (uintptr_t)y->module ? -1 : 1;
+	return x->delta < y->delta ? -1 : x->delta > y->delta;
+}
+
+#define MAX_ANCHORS_PER_MODULE 64
 
 int kmag_symmap_bind(struct kmag_symmap *m, const struct kmag_symtab *st)
 {
-	struct u64map votes;
-	uint64_t best = 0, best_n = 0;
-	size_t i, tried = 0;
+	struct anchor *a = NULL;
+	size_t nr = 0, cap = 0, cap_relocs = 0, i, run;
+	struct u64map per_module;	/* module pointer -> anchors taken */
+	int ret = 0;
 
-	u64map_init(&votes);
-	for (i = 0; i < m->nr && tried < 256; i++) {
+	free(m->relocs);
+	m->relocs = NULL;
+	m->nr_relocs = 0;
+	m->bound = false;
+	u64map_init(&per_module);
+	/*
+	 * Anchors: functions whose name is unique in the map and known to the
+	 * trace's kallsyms in the same module. Each votes for runtime - map
+	 * address; per module, the delta most anchors agree on wins.
+	 */
+	for (i = 0; i < m->nr; i++) {
 		const struct kmag_symmap_entry *e = &m->entries[i];
 		kmag_func_t id;
-		uint64_t runtime, *v;
+		uint64_t runtime, *taken;
 
-		if (!e->addr || e->module || m->next_same[i] != UINT32_MAX)
+		if (!e->addr || !unique_name(m, i))
 			continue;
 		id = kmag_symtab_find(st, e->name);
-		if (id == KMAG_FUNC_NONE || !(runtime = kmag_symtab_addr(st, id)))
+		if (id == KMAG_FUNC_NONE || !(runtime = kmag_symtab_addr(st, id)) ||
+		    !module_is(e, kmag_symtab_module(st, id)))
 			continue;
-		tried++;
-		v = u64map_upsert(&votes, runtime - e->addr, 0, NULL);
-		if (!v)
-			break;
-		if (++*v > best_n) {
-			best_n = *v;
-			best = runtime - e->addr;
+		taken = u64map_upsert(&per_module, (uint64_t)(uintptr_t)e->module, 0, NULL);
+		if (!taken || kmag__grow(&a, &cap, nr + 1, sizeof(*a))) {
+			ret = -ENOMEM;
+			goto out;
 		}
+		if (++*taken > MAX_ANCHORS_PER_MODULE)
+			continue;
+		a[nr++] = (struct anchor){ e->module, runtime - e->addr };
 	}
-	u64map_release(&votes);
-	if (best_n < 2 && tried > 1)
-		return -ENOENT;
-	if (!best_n)
-		return -ENOENT;
-	m->reloc = (int64_t)best;
-	m->bound = true;
-	return 0;
+	if (nr)
+		qsort(a, nr, sizeof(*a), by_module_delta);
+	for (i = 0; i < nr; i += run) {
+		size_t j, k, best = i, best_n = 0, anchors = 0;
+
+		for (j = i; j < nr && a[j].module == a[i].module; j += k) {
+			for (k = 0; j + k < nr && a[j + k].module == a[i].module &&
+				    a[j + k].delta == a[j].delta; k++)
+				;
+			if (k > best_n) {
+				best_n = k;
+				best = j;
+			}
+			anchors += k;
+		}
+		run = j - i;
+		/* one anchor may be a coincidence when others disagree */
+		if (best_n < 2 && anchors > 1)
+			continue;
+		if (kmag__grow(&m->relocs, &cap_relocs, m->nr_relocs + 1, sizeof(*m->relocs))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		m->relocs[m->nr_relocs++] =
+			(struct reloc){ a[best].module, (int64_t)a[best].delta };
+		if (!a[best].module)
+			m->bound = true;
+	}
+	ret = m->nr_relocs ? 0 : -ENOENT;
+out:
+	free(a);
+	u64map_release(&per_module);
+	return ret;
 }
 
 int kmag_symmap_write(const struct kmag_symmap *m, const char *path, bool seed,
@@ -382,6 +580,8 @@ int kmag_symmap_write(const struct kmag_symmap *m, const char *path, bool seed,
 		return kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
 	if (!seed) {
 		fprintf(fp, "%s%d\n", KMAG_MAP_MAGIC, KMAG_MAP_VERSION);
+		if (m->release)
+			fprintf(fp, "# release: %s\n", m->release);
 		if (comment)
 			fprintf(fp, "# %s\n", comment);
 		fputs("# name\tfile\tline\taddr\tsize\tmodule\n", fp);
@@ -411,6 +611,8 @@ const char *kmag_symmap_default_path(const char *kernel_release)
 		return env;
 	if (access("kernel-magnifier.map", R_OK) == 0)
 		return "kernel-magnifier.map";
+	if (access("symbol-filepath.map", R_OK) == 0)	/* the seed's own map name */
+		return "symbol-filepath.map";
 	if (!kernel_release) {
 		if (uname(&u))
 			return NULL;
@@ -424,129 +626,3 @@ const char *kmag_symmap_default_path(const char *kernel_release)
 	return NULL;
 }
 
-/* ---- path filters ---- */
-
-struct pattern {
-	char *text;
-	bool anchored;	/* leading '/' */
-	bool glob;
-};
-
-struct kmag_pathfilter {
-	char *spec;
-	struct pattern *pats;
-	size_t nr;
-};
-
-struct kmag_pathfilter *kmag_pathfilter_new(const char *spec, struct kmag_err *err)
-{
-	struct kmag_pathfilter *f = calloc(1, sizeof(*f));
-	const char *p = spec;
-
-	if (!f || !(f->spec = strdup(spec))) {
-		free(f);
-		kmag_err_set(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		while (len && *p == ' ') {
-			p++;
-			len--;
-		}
-		if (len) {
-			struct pattern *pt;
-			size_t cap = f->nr;
-
-			if (kmag__grow(&f->pats, &cap, f->nr + 1, sizeof(*f->pats)))
-				goto oom;
-			pt = &f->pats[f->nr];
-			pt->anchored = *p == '/';
-			pt->text = strndup(p + pt->anchored, len - pt->anchored);
-			if (!pt->text)
-				goto oom;
-			pt->glob = strpbrk(pt->text, "*?[") != NULL;
-			f->nr++;
-		}
-		p += len + (comma ? 1 : 0);
-		if (!comma)
-			break;
-	}
-	if (!f->nr) {
-		kmag_pathfilter_free(f);
-		kmag_err_set(err, EINVAL, "empty path filter \"%s\" (expected e.g. net,kernel/sched/fair.c)",
-			     spec);
-		return NULL;
-	}
-	return f;
-oom:
-	kmag_pathfilter_free(f);
-	kmag_err_set(err, ENOMEM, "out of memory");
-	return NULL;
-}
-
-void kmag_pathfilter_free(struct kmag_pathfilter *f)
-{
-	size_t i;
-
-	if (!f)
-		return;
-	for (i = 0; i < f->nr; i++)
-		free(f->pats[i].text);
-	free(f->pats);
-	free(f->spec);
-	free(f);
-}
-
-const char *kmag_pathfilter_spec(const struct kmag_pathfilter *f)
-{
-	return f->spec;
-}
-
-/* Strips an absolute build-directory prefix the seed's maps may carry is not
- * possible in general, so anchored patterns also match after any "/". */
-static bool match_one(const struct pattern *pt, const char *path)
-{
-	if (pt->glob) {
-		char buf[4096];
-
-		if (pt->anchored)
-			return kmag__glob_match(pt->text, path) ||
-			       (snprintf(buf, sizeof(buf), "*/%s", pt->text) < (int)sizeof(buf) &&
-				path[0] == '/' && kmag__glob_match(buf, path));
-		snprintf(buf, sizeof(buf), "*%s*", pt->text);
-		return kmag__glob_match(buf, path);
-	}
-	if (pt->anchored) {
-		size_t n = strlen(pt->text);
-
-		if (!strncmp(path, pt->text, n))
-			return true;
-		/* absolute paths (seed maps): the pattern may start after any '/' */
-		if (path[0] == '/') {
-			const char *s = path;
-
-			while ((s = strstr(s, pt->text))) {
-				if (s > path && s[-1] == '/')
-					return true;
-				s++;
-			}
-		}
-		return false;
-	}
-	return strstr(path, pt->text) != NULL;
-}
-
-bool kmag_pathfilter_match(const struct kmag_pathfilter *f, const char *path)
-{
-	size_t i;
-
-	if (!path)
-		return false;
-	for (i = 0; i < f->nr; i++)
-		if (match_one(&f->pats[i], path))
-			return true;
-	return false;
-}

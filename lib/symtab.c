@@ -114,9 +114,13 @@ static int index_rebuild(struct kmag_symtab *st, size_t cap)
 	for (i = 0; i < st->count; i++) {
 		uint64_t h = kmag__hash_bytes(st->names[i], strlen(st->names[i]));
 		size_t j = h & (cap - 1);
+		bool dup = false;
 
-		while (index[j])
+		/* ids split off by kmag_symtab_split_duplicates() share the string: index the first */
+		while (index[j] && !(dup = st->names[index[j] - 1] == st->names[i]))
 			j = (j + 1) & (cap - 1);
+		if (dup)
+			continue;
 		index[j] = (uint32_t)i + 1;
 		hashes[j] = (uint32_t)h;
 	}
@@ -390,4 +394,48 @@ kmag_func_t kmag_symtab_resolve(struct kmag_symtab *st, uint64_t addr, bool fall
 	v = u64map_upsert(&st->resolved, addr, id, NULL);
 	(void)v; /* a failed cache insert only costs speed */
 	return id;
+}
+
+int kmag_symtab_split_duplicates(struct kmag_symtab *st)
+{
+	size_t i;
+	int added = 0;
+
+	for (i = 0; i < st->nr_ksyms; i++) {
+		struct ksym *k = &st->ksyms[i];
+		size_t cap;
+		kmag_func_t id;
+
+		if (st->addrs[k->id] == k->addr)
+			continue;
+		/* the same symbol listed twice at one address keeps one id */
+		if (i && st->ksyms[i - 1].addr == k->addr &&
+		    st->names[st->ksyms[i - 1].id] == st->names[k->id]) {
+			k->id = st->ksyms[i - 1].id;
+			continue;
+		}
+		if (st->count >= UINT32_MAX - 1)
+			return -ENOMEM;
+		cap = st->cap;
+		if (kmag__grow(&st->names, &cap, st->count + 1, sizeof(*st->names)))
+			return -ENOMEM;
+		cap = st->cap;
+		if (kmag__grow(&st->addrs, &cap, st->count + 1, sizeof(*st->addrs)))
+			return -ENOMEM;
+		cap = st->cap;
+		if (kmag__grow(&st->modules_of, &cap, st->count + 1, sizeof(*st->modules_of)))
+			return -ENOMEM;
+		st->cap = cap;
+		id = (kmag_func_t)st->count++;
+		st->names[id] = st->names[k->id];
+		st->addrs[id] = k->addr;
+		st->modules_of[id] = k->module;
+		k->id = id;
+		added++;
+	}
+	if (added) {
+		u64map_release(&st->resolved);
+		u64map_init(&st->resolved);
+	}
+	return added;
 }

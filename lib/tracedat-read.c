@@ -667,6 +667,7 @@ static const char *section_name(uint16_t id)
  */
 static int walk_v7_sections(struct tracedat *td, uint64_t off, struct kmag_err *err)
 {
+	uint64_t strings = 0, max_string_id = 0;
 	unsigned n = 0;
 
 	while (off < td->file_size) {
@@ -685,6 +686,8 @@ static int walk_v7_sections(struct tracedat *td, uint64_t off, struct kmag_err *
 			return ret;
 		id = td_get16(td, hdr);
 		size = td_get64(td, hdr + 8);
+		if (td_get32(td, hdr + 4) > max_string_id)
+			max_string_id = td_get32(td, hdr + 4);
 		off += sizeof(hdr);
 		if (size > td->file_size - off)
 			return kmag_err_set(err, EINVAL,
@@ -692,10 +695,30 @@ static int walk_v7_sections(struct tracedat *td, uint64_t off, struct kmag_err *
 					    section_name(id), (unsigned long long)(off - sizeof(hdr)),
 					    (unsigned long long)size,
 					    (unsigned long long)(td->file_size - off));
+		if (id == TD_OPT_STRINGS) {
+			uint8_t usize[4];
+
+			/* a compressed body starts with u32 csize, u32 usize */
+			if ((td_get16(td, hdr + 2) & TD_SEC_FL_COMPRESS) && size >= 8) {
+				ret = kmag__tracedat_pread(td, usize, 4, off + 4, "strings size", err);
+				if (ret)
+					return ret;
+				strings += td_get32(td, usize);
+			} else {
+				strings += size;
+			}
+		}
 		off += size;
 		if (++n > 1000000)
 			return kmag_err_set(err, EINVAL, "corrupt trace.dat: endless section chain");
 	}
+	/*
+	 * Every section names itself by an offset into the strings sections,
+	 * which trace-cmd writes last: a file cut just before them is short.
+	 */
+	if (n && (!strings || max_string_id >= strings))
+		return kmag_err_set(err, EINVAL,
+				    "truncated trace.dat: the section names (strings section) are missing at the end of the file (file cut short?)");
 	return 0;
 }
 

@@ -76,6 +76,12 @@ void kmag_fput_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Whether the row of @node passes the report's row filter. */
+static bool listed_node(const struct kmag_report *r, uint32_t node)
+{
+	return !r->visible || r->visible(r->visible_ctx, kmag_cg_nodes(r->cg)[node].func);
+}
+
 static const char *name_of(const struct kmag_report *r, uint32_t node)
 {
 	const char *s = kmag_symtab_name(r->st, kmag_cg_nodes(r->cg)[node].func);
@@ -222,7 +228,7 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
 	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
 	bool has_time = kmag_cg_summary(r->cg)->has_time;
-	size_t n = kmag_cg_nr_nodes(r->cg), i, shown;
+	size_t n = kmag_cg_nr_nodes(r->cg), i, shown, total;
 	uint32_t *order;
 
 	header(out, r);
@@ -231,12 +237,17 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 		const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
 		uint32_t first = r->callers ? f->in_first : f->out_first;
 		uint32_t count = r->callers ? f->in_count : f->out_count;
-		uint32_t *idx = malloc((count + 1) * sizeof(*idx)), j, k;
+		uint32_t *idx = malloc((count + 1) * sizeof(*idx)), j, k, all = count;
 
 		if (!idx)
 			return -ENOMEM;
-		for (j = 0; j < count; j++)
-			idx[j] = list[first + j];
+		for (j = 0, k = 0; j < count; j++) {
+			const struct kmag_cg_edge *e = &edges[list[first + j]];
+
+			if (listed_node(r, r->callers ? e->caller : e->callee))
+				idx[k++] = list[first + j];
+		}
+		count = k;
 		/* sort the edges by the report key (insertion sort: lists are short) */
 		for (j = 1; j < count; j++)
 			for (k = j; k > 0 && kmag_stats_value(&edges[idx[k]].st, r->sort) >
@@ -260,7 +271,10 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 				 e->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
 			row(out, r, &e->st, label, nodes[other].func, has_time);
 		}
-		if (!count)
+		if (!count && all)
+			fprintf(out, "# (none of the %u %s passes the filters)\n", all,
+				r->callers ? "callers" : "callees");
+		else if (!count)
 			fprintf(out, "# (none: %s\n", r->callers ?
 				"no caller was seen; it ran at the top of a traced stack)" :
 				"it called no traced function)");
@@ -272,14 +286,19 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 		return -ENOMEM;
 	fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg", "Max",
 		"Incmpl", "Function");
-	for (i = 0, shown = 0; i < n && (!r->limit || shown < r->limit); i++) {
+	for (i = 0, shown = 0, total = 0; i < n; i++) {
 		const struct kmag_cg_node *nd = &nodes[order[i]];
 
+		if (!listed_node(r, order[i]))
+			continue;
+		total++;
+		if (r->limit && shown >= r->limit)
+			continue;
 		row(out, r, &nd->st, name_of(r, order[i]), nd->func, has_time);
 		shown++;
 	}
-	if (r->limit && n > r->limit)
-		fprintf(out, "# ... %zu more functions (use --limit 0 to see all)\n", n - r->limit);
+	if (total > shown)
+		fprintf(out, "# ... %zu more functions (use --limit 0 to see all)\n", total - shown);
 	free(order);
 	return ferror(out) ? -EIO : 0;
 }
@@ -423,7 +442,7 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 			const struct kmag_cg_edge *e = &edges[list[first + j]];
 			uint32_t other = r->callers ? e->caller : e->callee;
 
-			if (listed[other])
+			if (listed[other] || !listed_node(r, other))
 				continue;
 			listed[other] = 1;
 			fputs(shown++ ? ", " : "", out);
@@ -436,6 +455,8 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 			return -ENOMEM;
 		}
 		for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
+			if (!listed_node(r, order[i]))
+				continue;
 			fputs(shown++ ? ", " : "", out);
 			json_function(out, r, order[i], has_time);
 			listed[order[i]] = 1;
@@ -467,7 +488,7 @@ int kmag_report_csv(FILE *out, const struct kmag_report *r)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
 	bool has_time = kmag_cg_summary(r->cg)->has_time;
-	size_t n = kmag_cg_nr_nodes(r->cg), i;
+	size_t n = kmag_cg_nr_nodes(r->cg), i, shown = 0;
 	uint32_t *order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
 	static const enum kmag_sort_key cols[] = { KMAG_SORT_TOTAL, KMAG_SORT_SELF, KMAG_SORT_AVG,
 						   KMAG_SORT_MIN, KMAG_SORT_MAX };
@@ -478,10 +499,13 @@ int kmag_report_csv(FILE *out, const struct kmag_report *r)
 	if (r->srcline)
 		fputs(",source", out);
 	fputc('\n', out);
-	for (i = 0; i < n && (!r->limit || i < r->limit); i++) {
+	for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
 		const struct kmag_cg_node *nd = &nodes[order[i]];
 		size_t k;
 
+		if (!listed_node(r, order[i]))
+			continue;
+		shown++;
 		kmag_fput_csv_field(out, name_of(r, order[i]));
 		fprintf(out, ",%" PRIu64, nd->st.calls);
 		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {

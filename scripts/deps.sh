@@ -12,6 +12,11 @@ build_pkgs=(gcc pkg-config meson ninja-build
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
 	clang libclang-rt-dev valgrind elfutils binutils)
+# explorer/flame/diff tests: Graphviz's dot, and the browser tests (Debian's
+# chromium driven by playwright-core, which the test installs with npm ci)
+test_pkgs+=(graphviz chromium)
+command -v node >/dev/null || test_pkgs+=(nodejs)
+command -v npm >/dev/null || test_pkgs+=(npm)
 
 want=("${build_pkgs[@]}")
 if [ "${1:-}" = "--test" ]; then

@@ -54,7 +54,7 @@ if [ "$QUICK" = 0 ]; then
 			-Dbuildtype=debug >/dev/null || fail_setup "meson setup (asan) failed"
 	fi
 	if ninja -C build-asan; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		LSAN_OPTIONS=suppressions=$ROOT/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 			run_suite build-asan asan --suite unit --suite e2e
 	else

@@ -65,6 +65,9 @@ struct kmag_report {
 	/* optional source locations (symbol map), may be NULL */
 	const char *(*srcline)(void *ctx, kmag_func_t func);
 	void *srcline_ctx;
+	/* optional row filter (e.g. by source path): functions it rejects are not listed */
+	bool (*visible)(void *ctx, kmag_func_t func);
+	void *visible_ctx;
 };
 
 /* Renders @r as a human-readable table. Returns 0 or -errno (write error). */

@@ -60,6 +60,17 @@ uint64_t kmag_symtab_addr(const struct kmag_symtab *st, kmag_func_t id);
 /* Module name of @id ("ext4"), or NULL for core kernel symbols; borrowed. */
 const char *kmag_symtab_module(const struct kmag_symtab *st, kmag_func_t id);
 
+/*
+ * Gives every kallsyms function whose name an earlier function at another
+ * address already has (static functions of the same name in different
+ * files) an id of its own, so that call graphs keep them apart. The extra ids
+ * share the name; kmag_symtab_find() and kmag_symtab_intern() keep returning
+ * the first one, kmag_symtab_resolve() and kmag_symtab_addr() see each
+ * function. Call after loading kallsyms and before resolving events.
+ * Returns the number of ids added or -ENOMEM.
+ */
+int kmag_symtab_split_duplicates(struct kmag_symtab *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,8 @@ void u64map_init(struct u64map *m)
 	m->slots = NULL;
 	m->mask = 0;
 	m->count = 0;
+	m->has_max = false;
+	m->max_val = 0;
 }
 
 void u64map_release(struct u64map *m)
@@ -44,6 +46,15 @@ uint64_t *u64map_upsert(struct u64map *m, uint64_t key, uint64_t init, bool *ins
 {
 	size_t i;
 
+	if (key == U64MAP_EMPTY) {
+		if (inserted)
+			*inserted = !m->has_max;
+		if (!m->has_max) {
+			m->has_max = true;
+			m->max_val = init;
+		}
+		return &m->max_val;
+	}
 	/* keep the load factor under 1/2 so probes stay short */
 	if ((m->count + 1) * 2 > (m->mask ? m->mask + 1 : 0)) {
 		size_t cap = m->mask ? (m->mask + 1) * 2 : 64;

@@ -4,7 +4,8 @@
  *
  * Used on the hot decode path (address -> function id, caller/callee pair ->
  * edge index), where a generic map's indirection would cost more than the
- * work itself. Key UINT64_MAX is reserved as the empty marker.
+ * work itself. Key UINT64_MAX marks empty slots, so that one key lives in a
+ * separate slot (inputs can contain any 64-bit value).
  */
 #ifndef KMAG_U64MAP_H
 #define KMAG_U64MAP_H
@@ -26,6 +27,8 @@ struct u64map {
 	struct u64map_slot *slots;
 	size_t mask;	/* capacity - 1 (capacity is a power of two), 0 when unallocated */
 	size_t count;
+	bool has_max;	/* key UINT64_MAX is present, its value in max_val */
+	uint64_t max_val;
 };
 
 void u64map_init(struct u64map *m);
@@ -36,6 +39,8 @@ static inline uint64_t *u64map_get(const struct u64map *m, uint64_t key)
 {
 	size_t i;
 
+	if (unlikely(key == U64MAP_EMPTY))
+		return m->has_max ? (uint64_t *)&m->max_val : NULL;
 	if (!m->mask)
 		return NULL;
 	for (i = kmag__hash64(key) & m->mask;; i = (i + 1) & m->mask) {

@@ -14,6 +14,12 @@ trap 'rm -rf "$T"' EXIT
 : "${FIXTURES:?FIXTURES must point at tests/fixtures}"
 TRACES="$FIXTURES/traces"
 
+# A private HOME, so maps or caches in the user's ~/.cache/kmag do not change
+# what the tests see; the VM kernel cache stays shared (it is only a download).
+export KMAG_VM_CACHE="${KMAG_VM_CACHE:-${HOME:-/root}/.cache/kmag/vm}"
+export HOME="$T/home"
+mkdir -p "$HOME"
+
 # Under KMAG_VALGRIND=1 every kmag run goes through memcheck: any error or
 # leak makes kmag exit 99, which no test expects.
 if [ -n "${KMAG_VALGRIND:-}" ]; then

@@ -56,7 +56,7 @@ static uint64_t edge_calls(struct loaded *l, const char *a, const char *b)
 static const char function_text[] =
 	"# tracer: function\n"
 	"#\n"
-	"# entries-in-buffer/entries-written: 6/48   #P:2\n"
+	"# entries-in-buffer/entries-written: 6/6   #P:2\n"
 	"#\n"
 	"#                                _-----=> irqs-off/BH-disabled\n"
 	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"

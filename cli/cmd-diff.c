@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-diff.c - `kmag diff A B`: what changed between two recordings.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kmag/cgdiff.h"
+#include "kmag/explore.h"
+
+static const char diff_usage[] =
+	"Usage: kmag diff [options] A B\n"
+	"\n"
+	"Compare two recordings of the same workload (say, before and after a patch):\n"
+	"which functions and call edges are new in B, gone from A, called more or less\n"
+	"often, or slower or faster. Growth is red, shrinkage blue.\n"
+	"\n"
+	"Output:\n"
+	"  -F, --format FMT          text (default), json, dot (Graphviz, the changed part\n"
+	"                            of the graph) or html (interactive explorer)\n"
+	"  -o, --output PATH         output file (default: standard output; html:\n"
+	"                            kmag-diff.html)\n"
+	"  -n, --limit N             text: rows per section (default 30; 0 = all)\n"
+	"      --all                 dot: also draw unchanged functions and edges\n"
+	"      --color auto|always|never\n"
+	"                            text: colour the changes (default auto: on a terminal)\n"
+	"      --calls-pct P         a call count changed if it moved by P% (default 10)\n"
+	"      --time-pct P          a time changed if it moved by P% (default 25) ...\n"
+	"      --time-min NS         ... and by at least NS nanoseconds (default 1000)\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (each trace is looked up in the map of its own kernel)\n"
+	"\n" CLI_INPUT_HELP
+	"  (the input options apply to both traces)\n"
+	"\n"
+	"  -h, --help                show this help\n";
+
+enum {
+	OPT_ALL = OPT_INPUT_LAST + 1,
+	OPT_COLOR,
+	OPT_CALLS_PCT,
+	OPT_TIME_PCT,
+	OPT_TIME_MIN,
+};
+
+struct diff_args {
+	const char *format, *output;
+	struct cli_symmap sm_a, sm_b;	/* the same options, one map per trace */
+	unsigned long limit;
+	bool all;
+	int colour;	/* -1 auto, 0 never, 1 always */
+	struct kmag_diff_opts opts;
+};
+
+static bool parse_pct(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (!*arg || *end || errno || *out < 0 || *out > 100) {
+		cli_usage_error("diff", "%s expects a percentage between 0 and 100, got \"%s\"", opt, arg);
+		return false;
+	}
+	return true;
+}
+
+static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_input *in,
+		      const char **path_a, const char **path_b)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "calls-pct", required_argument, NULL, OPT_CALLS_PCT },
+		{ "time-pct", required_argument, NULL, OPT_TIME_PCT },
+		{ "time-min", required_argument, NULL, OPT_TIME_MIN },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, ":F:o:n:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "dot") &&
+			    strcmp(optarg, "html"))
+				return cli_usage_error("diff", "unknown format \"%s\" (choose text, json, dot or html)",
+						       optarg);
+			a->format = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'n':
+			if (!cli_parse_ulong("diff", "--limit", optarg, &a->limit))
+				return EXIT_USAGE;
+			break;
+		case OPT_ALL:
+			a->all = true;
+			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto"))
+				a->colour = -1;
+			else if (!strcmp(optarg, "always"))
+				a->colour = 1;
+			else if (!strcmp(optarg, "never"))
+				a->colour = 0;
+			else
+				return cli_usage_error("diff", "unknown --color \"%s\" (choose auto, always or never)",
+						       optarg);
+			break;
+		case OPT_CALLS_PCT:
+			if (!parse_pct("--calls-pct", optarg, &a->opts.calls_pct))
+				return EXIT_USAGE;
+			break;
+		case OPT_TIME_PCT:
+			if (!parse_pct("--time-pct", optarg, &a->opts.time_pct))
+				return EXIT_USAGE;
+			break;
+		case OPT_TIME_MIN:
+			if (!cli_parse_ulong("diff", "--time-min", optarg, &v))
+				return EXIT_USAGE;
+			a->opts.time_min_ns = v;
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			return -1;
+		default:
+			ret = cli_input_option("diff", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("diff", opt, optarg, &a->sm_b);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_bad_option("diff", opt, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("diff", "give two traces to compare, A (before) and B (after)%s",
+				       argc - optind > 2 ? "; too many arguments" : "");
+	*path_a = argv[optind];
+	*path_b = argv[optind + 1];
+	if (!strcmp(a->format, "html") && !a->output)
+		a->output = "kmag-diff.html";
+	if (a->output && !strcmp(a->output, "-"))
+		a->output = NULL;
+	return 0;
+}
+
+static void warn_lost(const char *tag, const char *path, const struct kmag_trace_info *i)
+{
+	if (i->lost)
+		cli_warn("%s (%s) lost %" PRIu64 " events; calls around the gaps are incomplete and may show up as changes",
+			 tag, path, i->lost);
+	else if (i->lost_unknown)
+		cli_warn("%s (%s) lost events; calls around the gaps are incomplete and may show up as changes",
+			 tag, path);
+}
+
+static int render(const struct diff_args *a, const struct kmag_diff_report *r, FILE *out)
+{
+	if (!strcmp(a->format, "json"))
+		return kmag_diff_json(out, r);
+	if (!strcmp(a->format, "dot"))
+		return kmag_diff_dot(out, r);
+	if (!strcmp(a->format, "html")) {
+		struct kmag_explore x = {
+			.diff = r->diff, .info = r->info_b, .info_a = r->info_a,
+			.input = r->input_b, .input_a = r->input_a, .filters = r->filters,
+			.visible = r->visible, .visible_ctx = r->visible_ctx,
+			.visible_a = r->visible_a, .visible_a_ctx = r->visible_a_ctx,
+			.path_filter = a->sm_b.filepath,
+		};
+
+		if (a->sm_b.loc) {
+			x.srcline = kmag_srcloc_report_cb;
+			x.srcline_ctx = a->sm_b.loc;
+		}
+		if (a->sm_a.loc) {
+			x.srcline_a = kmag_srcloc_report_cb;
+			x.srcline_a_ctx = a->sm_a.loc;
+		}
+		return kmag_explore_html(out, &x);
+	}
+	return kmag_diff_text(out, r);
+}
+
+int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct diff_args a = { .format = "text", .limit = 30, .colour = -1 };
+	struct cli_input in = { .unordered = false };
+	struct kmag_diff_report r = { 0 };
+	const char *path_a = NULL, *path_b = NULL;
+	struct cli_graph ga, gb;
+	struct kmag_cgdiff *d;
+	FILE *out = stdout;
+	int ret;
+
+	kmag_diff_opts_init(&a.opts);
+	a.sm_b.cmd = "diff";
+	ret = parse_args(argc, argv, &a, &in, &path_a, &path_b);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	a.sm_a.cmd = "diff";
+	a.sm_a.map_path = a.sm_b.map_path;
+	a.sm_a.filepath = a.sm_b.filepath;
+	in.after_open = cli_symmap_after_open;
+	in.path = path_a;
+	in.after_open_ctx = &a.sm_a;
+	ret = cli_load_graph("diff", &in, &ga);
+	if (ret) {
+		cli_symmap_release(&a.sm_a);
+		return ret;
+	}
+	in.path = path_b;
+	in.after_open_ctx = &a.sm_b;
+	ret = cli_load_graph("diff", &in, &gb);
+	if (ret) {
+		cli_graph_release(&ga);
+		cli_symmap_release(&a.sm_a);
+		cli_symmap_release(&a.sm_b);
+		return ret;
+	}
+	r.info_a = kmag_trace_info(ga.trace);
+	r.info_b = kmag_trace_info(gb.trace);
+	if (r.info_a->tracer != r.info_b->tracer)
+		cli_warn("A was recorded with the %s tracer and B with %s; their call edges mean different things, compare with care",
+			 kmag_tracer_name(r.info_a->tracer), kmag_tracer_name(r.info_b->tracer));
+	d = kmag_cgdiff_new(ga.cg, kmag_trace_symtab(ga.trace), gb.cg, kmag_trace_symtab(gb.trace),
+			    &a.opts);
+	if (!d) {
+		cli_graph_release(&ga);
+		cli_graph_release(&gb);
+		cli_symmap_release(&a.sm_a);
+		cli_symmap_release(&a.sm_b);
+		return cli_error("out of memory");
+	}
+	r.diff = d;
+	r.input_a = path_a;
+	r.input_b = path_b;
+	r.filters = ga.filters;
+	r.limit = a.limit;
+	r.all = a.all;
+	if (a.sm_b.filter) {
+		r.visible = kmag_srcloc_visible_cb;
+		r.visible_ctx = a.sm_b.loc;
+		r.visible_a = kmag_srcloc_visible_cb;
+		r.visible_a_ctx = a.sm_a.loc;
+		r.path_filter = a.sm_b.filepath;
+	}
+	if (a.output) {
+		out = fopen(a.output, "w");
+		if (!out)
+			ret = cli_error("cannot create %s: %s", a.output, strerror(errno));
+	}
+	r.colour = a.colour == 1 || (a.colour == -1 && !a.output && cli->stdout_tty);
+	if (!ret) {
+		ret = render(&a, &r, out);
+		if (out != stdout && fclose(out) && !ret)
+			ret = -EIO;
+		if (ret == -ENOMEM)
+			ret = cli_error("out of memory");
+		else if (ret)
+			ret = cli_error("cannot write %s: %s", a.output ? a.output : "the diff",
+					strerror(-ret));
+	}
+	if (!ret) {
+		cli_symmap_warn(&a.sm_b);
+		warn_lost("A", path_a, r.info_a);
+		warn_lost("B", path_b, r.info_b);
+	}
+	kmag_cgdiff_free(d);
+	cli_graph_release(&ga);
+	cli_graph_release(&gb);
+	cli_symmap_release(&a.sm_a);
+	cli_symmap_release(&a.sm_b);
+	return ret;
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-export.c - `kmag export`: a trace's calls in other tools' formats.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kmag/export.h"
+#include "kmag/flame.h"
+#include "kmag/report.h"
+
+static const char export_usage[] =
+	"Usage: kmag export --format FMT [options] [FILE]\n"
+	"\n"
+	"Write the calls of a trace (default ./trace.dat) for other tools.\n"
+	"\n"
+	"Formats (-F, --format):\n"
+	"  folded    one \"outer;...;inner weight\" line per call stack (flamegraph.pl,\n"
+	"            speedscope, inferno); function_graph traces only\n"
+	"  chrome    every function_graph call as a Chrome trace event, one track per\n"
+	"            task: open it in the Perfetto UI (ui.perfetto.dev) or chrome://tracing\n"
+	"  csv       the functions table (or, with --table edges, every caller->callee edge)\n"
+	"  json      functions and edges with their statistics\n"
+	"  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output PATH         output file (default: standard output)\n"
+	"      --table functions|edges\n"
+	"                            what csv writes (default functions)\n"
+	"  -w, --weight time|calls   folded: weight of a stack (default time)\n"
+	"      --split-size SIZE     chrome: start a new file (PATH.1.json, ...) past SIZE\n"
+	"                            (megabytes, or with a K/M/G suffix), so each part\n"
+	"                            loads in the viewers (default 200M; 0 = one file)\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (csv, json and dot only)\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+enum fmt { FMT_NONE, FMT_FOLDED, FMT_CHROME, FMT_CSV, FMT_JSON, FMT_DOT };
+enum { OPT_TABLE = OPT_INPUT_LAST + 1, OPT_SPLIT };
+
+struct export_args {
+	enum fmt fmt;
+	const char *output;
+	struct cli_symmap sm;
+	bool edges;
+	enum kmag_flame_weight weight;
+	uint64_t split_bytes;
+};
+
+/* "200" (MB), "512K", "1.5G" -> bytes; false on junk. */
+static bool parse_size(const char *arg, uint64_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || errno || v < 0 || arg[0] == '-')
+		return false;
+	switch (*end) {
+	case 'k': case 'K':
+		v *= 1024;
+		end++;
+		break;
+	case '\0': case 'm': case 'M':
+		v *= 1024 * 1024;
+		end += *end != '\0';
+		break;
+	case 'g': case 'G':
+		v *= 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		return false;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > 1e15)
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}
+
+static int parse_args(int argc, char **argv, struct export_args *a, struct cli_input *in)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "table", required_argument, NULL, OPT_TABLE },
+		{ "split-size", required_argument, NULL, OPT_SPLIT },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot" };
+	int opt, ret;
+	size_t i;
+
+	while ((opt = getopt_long(argc, argv, ":F:o:w:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'F':
+			a->fmt = FMT_NONE;
+			for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+				if (!strcmp(optarg, names[i]))
+					a->fmt = (enum fmt)i;
+			if (a->fmt == FMT_NONE)
+				return cli_usage_error("export", "unknown format \"%s\" (choose folded, chrome, csv, json or dot)",
+						       optarg);
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'w':
+			if (!strcmp(optarg, "time"))
+				a->weight = KMAG_FLAME_TIME;
+			else if (!strcmp(optarg, "calls"))
+				a->weight = KMAG_FLAME_CALLS;
+			else
+				return cli_usage_error("export", "unknown weight \"%s\" (choose time or calls)",
+						       optarg);
+			break;
+		case OPT_TABLE:
+			if (strcmp(optarg, "functions") && strcmp(optarg, "edges"))
+				return cli_usage_error("export", "unknown table \"%s\" (choose functions or edges)",
+						       optarg);
+			a->edges = !strcmp(optarg, "edges");
+			break;
+		case OPT_SPLIT:
+			if (!parse_size(optarg, &a->split_bytes))
+				return cli_usage_error("export", "--split-size expects a size like 200, 512K or 1G, got \"%s\"",
+						       optarg);
+			if (a->split_bytes && a->split_bytes < 4096)
+				return cli_usage_error("export", "--split-size must be at least 4K");
+			break;
+		case 'h':
+			fputs(export_usage, stdout);
+			return -1;
+		default:
+			ret = cli_input_option("export", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("export", opt, optarg, &a->sm);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_bad_option("export", opt, argv);
+		}
+	}
+	if (optind < argc)
+		in->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("export", "unexpected argument \"%s\"", argv[optind]);
+	if (a->fmt == FMT_NONE)
+		return cli_usage_error("export", "choose a format with --format (folded, chrome, csv, json or dot)");
+	if ((a->fmt == FMT_FOLDED || a->fmt == FMT_CHROME) && (a->sm.filepath || a->sm.map_path))
+		return cli_usage_error("export", "--filter-filepath and --symbol-file-path work with csv, json and dot");
+	if (a->output && !strcmp(a->output, "-"))
+		a->output = NULL;
+	return 0;
+}
+
+static int export_chrome(const struct export_args *a, struct cli_input *in)
+{
+	struct kmag_chrome_opts co = {
+		.path = a->output, .stream = stdout,
+		.split_bytes = a->output ? a->split_bytes : 0,
+	};
+	const struct kmag_chrome_stats *cs;
+	struct kmag_err err = { 0 };
+	struct kmag_chrome *c;
+	struct cli_stream s;
+	unsigned i;
+	int ret;
+
+	in->unordered = false;	/* per-task call stacks need time order */
+	ret = cli_stream_open("export", in, &s);
+	if (ret)
+		return ret;
+	co.source = s.path;
+	c = kmag_chrome_new(s.trace, &co, &err);
+	if (!c) {
+		cli_stream_close(&s);
+		return cli_lib_error(&err, "cannot start the export");
+	}
+	ret = cli_stream_read(&s, kmag_chrome_event_fn, c);
+	if (ret < 0)
+		ret = cli_lib_error(kmag_chrome_error(c), "cannot export the trace");
+	if (!ret && kmag_chrome_finish(c, &err))
+		ret = cli_lib_error(&err, "cannot finish the export");
+	if (!ret) {
+		cs = kmag_chrome_stats(c);
+		if (!cs->calls)
+			cli_warn("%s holds no function_graph calls%s; the export has no call events", s.path,
+				 s.filters[0] ? " that pass the filters" : "");
+		cli_warn_lost(kmag_trace_info(s.trace));
+		if (a->output && cs->parts > 1) {
+			fprintf(stderr, "kmag: wrote %u files of about %.1f MB each (load them one at a time):",
+				cs->parts, (double)a->split_bytes / 1e6);
+			for (i = 0; kmag_chrome_part_path(c, i); i++)
+				fprintf(stderr, " %s", kmag_chrome_part_path(c, i));
+			fputc('\n', stderr);
+		}
+		if (cs->largest_part > KMAG_CHROME_VIEWER_LIMIT)
+			cli_warn("%.0f MB in one file: chrome://tracing cannot load JSON past about 256 MB and the Perfetto UI may run out of memory; use -o FILE with --split-size, or narrow with --time/--pid",
+				 (double)cs->largest_part / 1e6);
+	}
+	if (ret && a->output) {
+		/* the parts written before the failure would look like a whole export */
+		kmag_chrome_finish(c, NULL);
+		for (i = 0; kmag_chrome_part_path(c, i); i++)
+			unlink(kmag_chrome_part_path(c, i));
+	}
+	kmag_chrome_free(c);
+	cli_stream_close(&s);
+	return ret;
+}
+
+static int export_graph(struct export_args *a, struct cli_input *in)
+{
+	struct cli_symmap *sm = &a->sm;
+	const char *(*srcline)(void *, kmag_func_t) = NULL;
+	bool (*visible)(void *, kmag_func_t) = NULL;
+	struct cli_graph g;
+	FILE *out = stdout;
+	int ret;
+
+	in->build_cct = a->fmt == FMT_FOLDED;
+	if (a->fmt != FMT_FOLDED) {
+		in->after_open = cli_symmap_after_open;
+		in->after_open_ctx = sm;
+	}
+	ret = cli_load_graph("export", in, &g);
+	if (ret)
+		return ret;
+	if (sm->loc)
+		srcline = kmag_srcloc_report_cb;
+	if (sm->filter)
+		visible = kmag_srcloc_visible_cb;
+	if (a->output) {
+		out = fopen(a->output, "w");
+		if (!out) {
+			ret = cli_error("cannot create %s: %s", a->output, strerror(errno));
+			cli_graph_release(&g);
+			return ret;
+		}
+	}
+	if (a->fmt == FMT_FOLDED) {
+		struct kmag_flame *fl = kmag_flame_new(false);
+		const struct kmag_cg_summary *sum = kmag_cg_summary(g.cg);
+
+		if (!fl)
+			ret = cli_error("out of memory");
+		else if ((ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL)) ==
+			 -ENODATA)
+			ret = !sum->func_events ?
+				      cli_error("%s holds no function calls%s", g.path,
+						g.filters[0] ? " that pass the filters" : "") :
+				      cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; folded stacks need function_graph data",
+						g.path);
+		else if (ret || kmag_flame_finish(fl, a->weight))
+			ret = cli_error("out of memory");
+		else if (a->weight == KMAG_FLAME_TIME && !kmag_flame_total(fl, 0))
+			ret = cli_error("%s has no call durations; use --weight calls", g.path);
+		else
+			ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
+		kmag_flame_free(fl);
+	} else if (a->fmt == FMT_CSV && a->edges) {
+		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					 .input = g.path, .visible = visible,
+					 .visible_ctx = sm->loc };
+
+		ret = kmag_export_edges_csv(out, &x) ? -EIO : 0;
+	} else if (a->fmt == FMT_DOT) {
+		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					 .input = g.path, .srcline = srcline,
+					 .srcline_ctx = sm->loc,
+					 .visible = visible, .visible_ctx = sm->loc };
+
+		ret = kmag_export_dot(out, &x);
+		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
+	} else {
+		struct kmag_report r = {
+			.cg = g.cg, .st = kmag_trace_symtab(g.trace),
+			.info = kmag_trace_info(g.trace), .input = g.path, .filters = g.filters,
+			.sort = KMAG_SORT_CALLS, .focus = -1,
+			.srcline = srcline, .srcline_ctx = sm->loc,
+			.visible = visible, .visible_ctx = sm->loc,
+		};
+
+		ret = a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r);
+		ret = ret ? -EIO : 0;
+	}
+	if (out != stdout && fclose(out) && !ret)
+		ret = -EIO;
+	if (ret == -EIO)
+		ret = cli_error("cannot write %s: %s", a->output ? a->output : "the output", strerror(EIO));
+	else if (!ret) {
+		cli_symmap_warn(sm);
+		cli_warn_lost(kmag_trace_info(g.trace));
+	}
+	cli_graph_release(&g);
+	return ret;
+}
+
+int cmd_export(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct export_args a = { .split_bytes = KMAG_CHROME_SPLIT_DEFAULT };
+	struct cli_input in = { .unordered = false };
+	int ret;
+
+	(void)cli;
+	a.sm.cmd = "export";
+	ret = parse_args(argc, argv, &a, &in);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (a.fmt == FMT_CHROME)
+		return export_chrome(&a, &in);
+	ret = export_graph(&a, &in);
+	cli_symmap_release(&a.sm);
+	return ret;
+}

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-flame.c - `kmag flame`: flame graphs (interactive SVG, folded stacks)
+ * from function_graph traces.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kmag/flame.h"
+
+static const char flame_usage[] =
+	"Usage: kmag flame [options] [FILE]\n"
+	"\n"
+	"Draw a flame graph of a function_graph trace (default ./trace.dat): every\n"
+	"call stack the kernel ran, as wide as the time (or the calls) spent in it.\n"
+	"Function-tracer traces record only each call's direct caller, not stacks,\n"
+	"so they cannot give a flame graph.\n"
+	"\n"
+	"Output:\n"
+	"  -o, --output PATH         interactive SVG (default flame.svg; \"-\" = stdout):\n"
+	"                            hover for calls and time, click to zoom, Ctrl-F to search\n"
+	"  -f, --folded PATH         folded stacks (\"a;b;c 123\" lines, for flamegraph.pl,\n"
+	"                            speedscope, inferno; \"-\" = stdout). Without -o, only\n"
+	"                            the folded stacks are written\n"
+	"  -w, --weight time|calls   frame width: time spent (default) or number of calls\n"
+	"      --reverse             merge stacks from the leaf: who calls the hot functions\n"
+	"      --icicle              draw the outermost frame at the top\n"
+	"      --per pid|comm        one base frame per task (\"comm-pid\") or command name\n"
+	"      --title TEXT          heading of the SVG\n"
+	"      --width PX            SVG width (default 1200)\n"
+	"      --min-width PX        leave out frames narrower than PX (default 0.1)\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+enum { OPT_REVERSE = OPT_INPUT_LAST + 1, OPT_ICICLE, OPT_PER, OPT_TITLE, OPT_WIDTH, OPT_MINW };
+
+struct flame_args {
+	const char *svg, *folded, *title;
+	enum kmag_flame_weight weight;
+	bool reverse, icicle, per;
+	enum kmag_split_key per_key;
+	unsigned long width;
+	double min_width;
+};
+
+static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_input *in)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "folded", required_argument, NULL, 'f' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "reverse", no_argument, NULL, OPT_REVERSE },
+		{ "inverted", no_argument, NULL, OPT_REVERSE },
+		{ "icicle", no_argument, NULL, OPT_ICICLE },
+		{ "per", required_argument, NULL, OPT_PER },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "min-width", required_argument, NULL, OPT_MINW },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, ":o:f:w:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			a->svg = optarg;
+			break;
+		case 'f':
+			a->folded = optarg;
+			break;
+		case 'w':
+			if (!strcmp(optarg, "time"))
+				a->weight = KMAG_FLAME_TIME;
+			else if (!strcmp(optarg, "calls"))
+				a->weight = KMAG_FLAME_CALLS;
+			else
+				return cli_usage_error("flame", "unknown weight \"%s\" (choose time or calls)",
+						       optarg);
+			break;
+		case OPT_REVERSE:
+			a->reverse = true;
+			break;
+		case OPT_ICICLE:
+			a->icicle = true;
+			break;
+		case OPT_PER:
+			a->per = true;
+			if (!strcmp(optarg, "pid"))
+				a->per_key = KMAG_SPLIT_PID;
+			else if (!strcmp(optarg, "comm"))
+				a->per_key = KMAG_SPLIT_COMM;
+			else
+				return cli_usage_error("flame", "unknown --per \"%s\" (choose pid or comm)",
+						       optarg);
+			break;
+		case OPT_TITLE:
+			a->title = optarg;
+			break;
+		case OPT_WIDTH:
+			if (!cli_parse_ulong("flame", "--width", optarg, &a->width))
+				return EXIT_USAGE;
+			if (a->width < 200 || a->width > 100000)
+				return cli_usage_error("flame", "--width must be between 200 and 100000 px");
+			break;
+		case OPT_MINW:
+			errno = 0;
+			a->min_width = strtod(optarg, &end);
+			if (!*optarg || *end || errno || a->min_width < 0)
+				return cli_usage_error("flame", "--min-width expects a number of pixels >= 0, got \"%s\"",
+						       optarg);
+			break;
+		case 'h':
+			fputs(flame_usage, stdout);
+			return -1;
+		default:
+			ret = cli_input_option("flame", opt, optarg, in);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_bad_option("flame", opt, argv);
+		}
+	}
+	if (optind < argc)
+		in->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("flame", "unexpected argument \"%s\"", argv[optind]);
+	if (!a->svg && !a->folded)
+		a->svg = "flame.svg";
+	if (a->svg && a->folded && !strcmp(a->svg, "-") && !strcmp(a->folded, "-"))
+		return cli_usage_error("flame", "only one of --output and --folded can be \"-\"");
+	return 0;
+}
+
+/* Explains why a graph has no stacks to draw; returns EXIT_ERR. */
+static int no_stacks(uint64_t func_events, bool has_stacks, const struct kmag_trace *t,
+		     const char *path, const char *filters)
+{
+	if (!func_events)
+		return cli_error("%s holds no function calls%s; nothing to draw", path,
+				 filters[0] ? " that pass the filters" : "");
+	if (kmag_trace_info(t)->tracer == KMAG_TRACER_FUNCTION || !has_stacks)
+		return cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; record with function_graph (trace-cmd record -p function_graph) for a flame graph",
+				 path);
+	return cli_error("%s has no call stacks to draw", path);
+}
+
+static int write_outputs(const struct flame_args *a, struct kmag_flame *fl, const char *path,
+			 const char *filters)
+{
+	char subtitle[1024];
+	struct kmag_flame_svg_opts so = {
+		.title = a->title, .width = (unsigned)a->width, .icicle = a->icicle,
+		.min_width = a->min_width, .subtitle = subtitle,
+	};
+	FILE *out;
+	int ret;
+
+	snprintf(subtitle, sizeof(subtitle), "%s, weighted by %s%s%s%s%s", path,
+		 a->weight == KMAG_FLAME_CALLS ? "calls" : "time", a->reverse ? ", reversed" : "",
+		 filters[0] ? " (" : "", filters, filters[0] ? ")" : "");
+	if (!a->title)
+		so.title = a->reverse ? "Reversed Flame Graph" : a->icicle ? "Icicle Graph" : "Flame Graph";
+	if (a->folded) {
+		out = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
+		if (!out)
+			return cli_error("cannot create %s: %s", a->folded, strerror(errno));
+		ret = kmag_flame_write_folded(out, fl);
+		if (out != stdout && fclose(out) && !ret)
+			ret = -EIO;
+		if (ret)
+			return cli_error("cannot write %s: %s", a->folded, strerror(-ret));
+	}
+	if (a->svg) {
+		out = strcmp(a->svg, "-") ? fopen(a->svg, "w") : stdout;
+		if (!out)
+			return cli_error("cannot create %s: %s", a->svg, strerror(errno));
+		ret = kmag_flame_write_svg(out, fl, &so);
+		if (out != stdout && fclose(out) && !ret)
+			ret = -EIO;
+		if (ret)
+			return cli_error("cannot write %s: %s", a->svg, strerror(-ret));
+	}
+	return 0;
+}
+
+/* Builds the flame from one graph per task. */
+static int flame_per_task(const struct flame_args *a, struct cli_input *in, struct kmag_flame *fl)
+{
+	struct kmag_cg_opts copts = { .build_cct = true };
+	struct kmag_cg_split *split = NULL;
+	struct cli_stream s;
+	size_t i, drawn = 0;
+	uint64_t func_events = 0;
+	int ret;
+
+	in->unordered = false;	/* per-task stacks need time order */
+	ret = cli_stream_open("flame", in, &s);
+	if (ret)
+		return ret;
+	split = kmag_cg_split_new(s.trace, a->per_key, &copts);
+	if (!split) {
+		cli_stream_close(&s);
+		return cli_error("out of memory");
+	}
+	ret = cli_stream_read(&s, kmag_cg_split_event_fn, split);
+	if (ret < 0)
+		ret = cli_error("out of memory");
+	if (!ret && kmag_cg_split_finish(split))
+		ret = cli_error("out of memory");
+	for (i = 0; !ret && i < kmag_cg_split_count(split); i++) {
+		const struct kmag_cg *cg = kmag_cg_split_graph(split, i);
+		int r = kmag_flame_add_graph(fl, cg, kmag_trace_symtab(s.trace),
+					     kmag_cg_split_name(split, i));
+
+		func_events += kmag_cg_summary(cg)->func_events;
+		if (r == -ENODATA)
+			continue;	/* a task with no function_graph calls */
+		if (r)
+			ret = cli_error("out of memory");
+		drawn++;
+	}
+	if (!ret && !drawn)
+		ret = no_stacks(func_events, false, s.trace, s.path, s.filters);
+	if (!ret)
+		ret = kmag_flame_finish(fl, a->weight) ? cli_error("out of memory") : 0;
+	if (!ret && !kmag_flame_total(fl, 0))
+		ret = cli_error("%s has no call durations to weigh the stacks by; use --weight calls",
+				s.path);
+	if (!ret) {
+		cli_warn_lost(kmag_trace_info(s.trace));
+		ret = write_outputs(a, fl, s.path, s.filters);
+	}
+	kmag_cg_split_free(split);
+	cli_stream_close(&s);
+	return ret;
+}
+
+int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct flame_args a = { .min_width = -1 };
+	struct cli_input in = { .build_cct = true };
+	struct kmag_flame *fl;
+	struct cli_graph g;
+	int ret;
+
+	(void)cli;
+	ret = parse_args(argc, argv, &a, &in);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	fl = kmag_flame_new(a.reverse);
+	if (!fl)
+		return cli_error("out of memory");
+	if (a.per) {
+		ret = flame_per_task(&a, &in, fl);
+		kmag_flame_free(fl);
+		return ret;
+	}
+	ret = cli_load_graph("flame", &in, &g);
+	if (ret) {
+		kmag_flame_free(fl);
+		return ret;
+	}
+	ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL);
+	if (ret == -ENODATA)
+		ret = no_stacks(kmag_cg_summary(g.cg)->func_events,
+				kmag_cg_summary(g.cg)->has_stacks, g.trace, g.path, g.filters);
+	else if (ret)
+		ret = cli_error("out of memory");
+	if (!ret && kmag_flame_finish(fl, a.weight))
+		ret = cli_error("out of memory");
+	if (!ret && !kmag_flame_total(fl, 0))
+		ret = cli_error("%s has no call durations to weigh the stacks by; use --weight calls",
+				g.path);
+	if (!ret) {
+		cli_warn_lost(kmag_trace_info(g.trace));
+		ret = write_outputs(&a, fl, g.path, g.filters);
+	}
+	kmag_flame_free(fl);
+	cli_graph_release(&g);
+	return ret;
+}

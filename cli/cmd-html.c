@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-html.c - `kmag html`: the interactive explorer page of a trace.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kmag/explore.h"
+#include "kmag/report.h"
+
+static const char html_usage[] =
+	"Usage: kmag html [options] [FILE]\n"
+	"\n"
+	"Write one self-contained HTML page (no network needed) to explore a trace\n"
+	"(default ./trace.dat): search a function, see its callers and callees as a\n"
+	"graph, walk the graph by clicking, and sort and filter the function table.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output PATH         the page (default kmag.html; \"-\" = stdout)\n"
+	"      --focus FUNC          function shown first (default: the busiest)\n"
+	"      --title TEXT          page title\n"
+	"\n" CLI_SYMMAP_HELP
+	"  (with a map, the page shows each function's file and line and can filter\n"
+	"  its table by path; --filter-filepath leaves the other functions out)\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE };
+
+int cmd_html(struct kmag_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "focus", required_argument, NULL, OPT_FOCUS },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = "kmag.html", *focus = NULL, *title = NULL;
+	struct cli_symmap sm = { .cmd = "html" };
+	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
+				.after_open_ctx = &sm };
+	struct kmag_explore x = { 0 };
+	struct kmag_err err = { 0 };
+	struct cli_graph g;
+	int opt, ret;
+
+	(void)cli;
+	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_FOCUS:
+			focus = optarg;
+			break;
+		case OPT_TITLE:
+			title = optarg;
+			break;
+		case 'h':
+			fputs(html_usage, stdout);
+			return EXIT_OK;
+		default:
+			ret = cli_input_option("html", opt, optarg, &in);
+			if (!ret)
+				ret = cli_symmap_option("html", opt, optarg, &sm);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_bad_option("html", opt, argv);
+		}
+	}
+	if (optind < argc)
+		in.path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("html", "unexpected argument \"%s\"", argv[optind]);
+
+	ret = cli_load_graph("html", &in, &g);
+	if (ret) {
+		cli_symmap_release(&sm);
+		return ret;
+	}
+	x.cg = g.cg;
+	x.st = kmag_trace_symtab(g.trace);
+	x.info = kmag_trace_info(g.trace);
+	x.input = g.path;
+	x.filters = g.filters;
+	x.title = title;
+	if (focus) {
+		char suggest[512];
+		long n = kmag_cg_find_name(g.cg, x.st, focus, suggest, sizeof(suggest));
+
+		if (n < 0) {
+			ret = suggest[0] ? cli_error("function \"%s\" is not in the trace; similar names: %s",
+						     focus, suggest) :
+					   cli_error("function \"%s\" is not in the trace (check the filters)", focus);
+			cli_graph_release(&g);
+			cli_symmap_release(&sm);
+			return ret;
+		}
+		x.focus = kmag_symtab_name(x.st, kmag_cg_nodes(g.cg)[n].func);
+	}
+	if (sm.loc) {
+		x.srcline = kmag_srcloc_report_cb;
+		x.srcline_ctx = sm.loc;
+	}
+	if (sm.filter) {
+		x.visible = kmag_srcloc_visible_cb;
+		x.visible_ctx = sm.loc;
+		x.path_filter = sm.filepath;
+	}
+	if (!strcmp(output, "-")) {
+		ret = kmag_explore_html(stdout, &x);
+		ret = ret ? cli_error("cannot write the page: %s", strerror(-ret)) : 0;
+	} else if (kmag_explore_html_path(output, &x, &err)) {
+		ret = cli_lib_error(&err, "cannot write the page");
+	}
+	if (!ret) {
+		if (!kmag_cg_summary(g.cg)->func_events)
+			cli_warn("%s holds no function calls%s; the page is empty", g.path,
+				 g.filters[0] ? " that pass the filters" : "");
+		cli_symmap_warn(&sm);
+		cli_warn_lost(x.info);
+	}
+	cli_symmap_release(&sm);
+	cli_graph_release(&g);
+	return ret;
+}

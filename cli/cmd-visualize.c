@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-visualize.c - `kmag visualize`: the call graph (Graphviz) and the
+ * sorted call-count chart (cairo) of a trace, compatible with the seed's
+ * `kernel-magnifier.py visualize`.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "kmag/cgview.h"
+#include "kmag/explore.h"
+#include "kmag/render.h"
+#include "kmag/report.h"
+#include "visualize.h"
+
+#define DEFAULT_IMAGE "kernel-magnifier.pdf"
+#define DEFAULT_CHART "function-calls.png"
+#define DEFAULT_MAX_NODES 100
+#define DEFAULT_TOP 30
+
+static const char visualize_usage[] =
+	"Usage: kmag visualize [options] [FILE]\n"
+	"\n"
+	"Draw the call graph of a trace (default ./trace.dat, else ./kernel-magnifier.data)\n"
+	"and a chart of the most called functions.\n"
+	"\n"
+	"Output:\n"
+	"      --image-name FILE     the call graph: .pdf, .png, .svg, .dot, or .html\n"
+	"                            (the interactive explorer, as `kmag html`)\n"
+	"                            (default " DEFAULT_IMAGE ")\n"
+	"      --chart-name FILE     the chart: .png, .pdf or .svg (default " DEFAULT_CHART ")\n"
+	"      --no-chart            do not draw the chart\n"
+	"      --heat METRIC         colour, prune and chart by calls (default), total or self\n"
+	"                            (total/self need a function_graph trace)\n"
+	"      --top N               functions in the chart (default 30)\n"
+	"      --max-nodes N         keep the N heaviest functions and the paths to them\n"
+	"                            (default 100; 0 = all)\n"
+	"      --layout ENGINE       Graphviz layout: dot, sfdp, neato, ... (default: dot up to\n"
+	"                            300 functions, else sfdp)\n"
+	"\n"
+	"What to show:\n"
+	"      --root FUNC           only what FUNC calls, directly or not\n"
+	"      --callers FUNC        only the functions through which FUNC is reached\n"
+	"      --depth N             at most N calls away from --root/--callers (or from the\n"
+	"                            trace's entry points)\n"
+	"      --filter-execution-no N\n"
+	"                            hide functions called N times or less, with their calls\n"
+	"\n" CLI_SYMMAP_HELP
+	"                            (calls through functions hidden by --filter-filepath\n"
+	"                            become dashed \"via N hidden\" edges)\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+enum {
+	OPT_IMAGE = OPT_INPUT_LAST + 1,
+	OPT_CHART,
+	OPT_NO_CHART,
+	OPT_HEAT,
+	OPT_TOP,
+	OPT_MAX_NODES,
+	OPT_LAYOUT,
+	OPT_ROOT,
+	OPT_CALLERS,
+	OPT_DEPTH,
+	OPT_EXEC_NO,
+};
+
+struct vis_opts {
+	const char *image, *chart, *layout;
+	const char *image_format, *chart_format;
+	kmag_graph_render_fn render;
+	bool no_chart;
+	enum kmag_sort_key heat;
+	unsigned long top, max_nodes, exec_no, depth;
+	bool depth_set;
+	const char *root, *callers;
+};
+
+/* Pictures by file extension. A new kind of output is one line here. */
+static const struct graph_format {
+	const char *ext;
+	const char *format;
+	kmag_graph_render_fn render;
+} graph_formats[] = {
+	{ ".pdf", "pdf", kmag_render_graphviz },
+	{ ".png", "png", kmag_render_graphviz },
+	{ ".svg", "svg", kmag_render_graphviz },
+	{ ".dot", "dot", kmag_render_graphviz },
+	{ ".html", "html", kmag_render_explorer },
+	{ ".gv", "dot", kmag_render_graphviz },
+};
+
+static const struct chart_format {
+	const char *ext;
+	const char *format;
+} chart_formats[] = {
+	{ ".png", "png" },
+	{ ".pdf", "pdf" },
+	{ ".svg", "svg" },
+};
+
+static bool has_ext(const char *path, const char *ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+
+	return n > e && !strcasecmp(path + n - e, ext);
+}
+
+static int pick_formats(struct vis_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(graph_formats) / sizeof(graph_formats[0]); i++)
+		if (has_ext(o->image, graph_formats[i].ext)) {
+			o->image_format = graph_formats[i].format;
+			o->render = graph_formats[i].render;
+		}
+	if (!o->render)
+		return cli_usage_error("visualize", "--image-name \"%s\": unknown picture type (name it .pdf, .png, .svg, .dot or .html)",
+				       o->image);
+	for (i = 0; i < sizeof(chart_formats) / sizeof(chart_formats[0]); i++)
+		if (has_ext(o->chart, chart_formats[i].ext))
+			o->chart_format = chart_formats[i].format;
+	if (!o->chart_format && !o->no_chart)
+		return cli_usage_error("visualize", "--chart-name \"%s\": unknown picture type (name it .png, .pdf or .svg)",
+				       o->chart);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_input *in,
+		      struct cli_symmap *sym)
+{
+	static const struct option longopts[] = {
+		{ "image-name", required_argument, NULL, OPT_IMAGE },
+		{ "chart-name", required_argument, NULL, OPT_CHART },
+		{ "no-chart", no_argument, NULL, OPT_NO_CHART },
+		{ "heat", required_argument, NULL, OPT_HEAT },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "max-nodes", required_argument, NULL, OPT_MAX_NODES },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "callers", required_argument, NULL, OPT_CALLERS },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		CLI_SYMMAP_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_IMAGE:
+			o->image = optarg;
+			break;
+		case OPT_CHART:
+			o->chart = optarg;
+			break;
+		case OPT_NO_CHART:
+			o->no_chart = true;
+			break;
+		case OPT_HEAT:
+			if (strcmp(optarg, "calls") && strcmp(optarg, "total") && strcmp(optarg, "self"))
+				return cli_usage_error("visualize", "unknown --heat \"%s\" (choose calls, total or self)",
+						       optarg);
+			kmag_sort_key_parse(optarg, &o->heat);
+			break;
+		case OPT_TOP:
+			if (!cli_parse_ulong("visualize", "--top", optarg, &o->top))
+				return EXIT_USAGE;
+			if (!o->top)
+				return cli_usage_error("visualize", "--top must be at least 1 (or use --no-chart)");
+			break;
+		case OPT_MAX_NODES:
+			if (!cli_parse_ulong("visualize", "--max-nodes", optarg, &o->max_nodes))
+				return EXIT_USAGE;
+			break;
+		case OPT_LAYOUT:
+			o->layout = optarg;
+			break;
+		case OPT_ROOT:
+			o->root = optarg;
+			break;
+		case OPT_CALLERS:
+			o->callers = optarg;
+			break;
+		case OPT_DEPTH:
+			if (!cli_parse_ulong("visualize", "--depth", optarg, &o->depth))
+				return EXIT_USAGE;
+			o->depth_set = true;
+			break;
+		case OPT_EXEC_NO:
+			if (!cli_parse_ulong("visualize", "--filter-execution-no", optarg, &o->exec_no))
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(visualize_usage, stdout);
+			return -1;
+		default:
+			ret = cli_input_option("visualize", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("visualize", opt, optarg, sym);
+			if (ret < 0)
+				return EXIT_USAGE;
+			if (!ret)
+				return cli_bad_option("visualize", opt, argv);
+		}
+	}
+	if (optind < argc)
+		in->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("visualize", "unexpected argument \"%s\"", argv[optind]);
+	if (o->depth_set && o->depth > 100000)
+		return cli_usage_error("visualize", "--depth %lu is too large", o->depth);
+	return pick_formats(o);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Resolves a function name from the command line to a node, or explains. */
+static int find_func(const struct cli_graph *g, const char *opt, const char *name, long *out)
+{
+	char suggest[512];
+
+	*out = kmag_cg_find_name(g->cg, kmag_trace_symtab(g->trace), name, suggest,
+				 sizeof(suggest));
+	if (*out >= 0)
+		return 0;
+	if (suggest[0])
+		return cli_error("%s: function \"%s\" is not in the trace; similar names: %s", opt, name,
+				 suggest);
+	return cli_error("%s: function \"%s\" is not in the trace (check the spelling and the --pid/--comm/--cpu/--time filters)",
+			 opt, name);
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 3 >= len)
+		return;
+	if (used)
+		used += (size_t)snprintf(buf + used, len - used, "; ");
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* One line naming every filter in effect, for the picture titles. */
+static void describe_filters(const struct cli_graph *g, const struct vis_opts *o,
+			     const struct cli_symmap *sym, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (g->filters[0])
+		append(buf, len, "%s", g->filters);
+	if (o->root)
+		append(buf, len, "called from %s", o->root);
+	if (o->callers)
+		append(buf, len, "leading to %s", o->callers);
+	if (o->depth_set)
+		append(buf, len, "depth <= %lu", o->depth);
+	if (o->exec_no)
+		append(buf, len, "called > %lu times", o->exec_no);
+	if (sym->filepath)
+		append(buf, len, "source in %s", sym->filepath);
+}
+
+/* Explains an empty view by its main cause. Returns EXIT_ERR. */
+static int explain_empty(const struct cli_graph *g, const struct vis_opts *o,
+			 const struct vis_sources *src, const struct kmag_cgview_summary *s)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	uint64_t busiest = 0;
+	size_t i;
+
+	for (i = 0; i < kmag_cg_nr_nodes(g->cg); i++)
+		if (nodes[i].st.calls > busiest)
+			busiest = nodes[i].st.calls;
+	if (src->sym->filepath && !src->matched)
+		return cli_error("--filter-filepath \"%s\" matches none of the %zu functions (%zu of them have a source file in %s); check the paths or the symbol map",
+				 src->sym->filepath, s->graph_nodes, src->with_file, src->sym->used);
+	if (s->hidden[KMAG_HIDE_FEW_CALLS] && busiest <= o->exec_no)
+		return cli_error("every function was called at most %lu times (the busiest %" PRIu64 "); lower --filter-execution-no",
+				 o->exec_no, busiest);
+	return cli_error("no function passes all filters together (%zu outside the source filter, %zu called <= %lu times); relax one of them",
+			 s->hidden[KMAG_HIDE_PATH], s->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
+}
+
+static void print_view(const struct vis_opts *o, const struct kmag_cgview_summary *s)
+{
+	printf("graph: %zu of %zu functions shown", s->shown_nodes, s->graph_nodes);
+	if (s->hidden[KMAG_HIDE_FOCUS])
+		printf(", %zu outside --root/--callers/--depth", s->hidden[KMAG_HIDE_FOCUS]);
+	if (s->hidden[KMAG_HIDE_FEW_CALLS])
+		printf(", %zu called <= %lu times", s->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
+	if (s->hidden[KMAG_HIDE_PATH])
+		printf(", %zu outside --filter-filepath", s->hidden[KMAG_HIDE_PATH]);
+	if (s->hidden[KMAG_HIDE_PRUNED])
+		printf(", %zu lighter ones pruned (--max-nodes %lu; 0 shows all)",
+		       s->hidden[KMAG_HIDE_PRUNED], o->max_nodes);
+	if (s->bridges)
+		printf("; %zu dashed edge%s for calls through hidden functions", s->bridges,
+		       s->bridges == 1 ? " stands" : "s stand");
+	putchar('\n');
+}
+
+static const char *chart_title(enum kmag_sort_key k)
+{
+	return k == KMAG_SORT_TOTAL ? "Kernel functions by total time (including callees)" :
+	       k == KMAG_SORT_SELF  ? "Kernel functions by self time" :
+				      "Most called kernel functions";
+}
+
+static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
+		      const struct kmag_cgview *view, const char *filters)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	struct kmag_symtab *st = kmag_trace_symtab(g->trace);
+	size_t cap = o->top < kmag_cg_nr_nodes(g->cg) ? o->top : kmag_cg_nr_nodes(g->cg), nr, i;
+	uint32_t *top = malloc((cap + 1) * sizeof(*top));
+	const char **names = malloc((cap + 1) * sizeof(*names));
+	uint64_t *values = malloc((cap + 1) * sizeof(*values));
+	double *heat = malloc((cap + 1) * sizeof(*heat));
+	const char *axis = o->heat == KMAG_SORT_TOTAL ? "total time" :
+			   o->heat == KMAG_SORT_SELF  ? "self time" : "calls";
+	struct kmag_chart c = { 0 };
+	struct kmag_err err = { 0 };
+	char subtitle[1536];
+	int ret = EXIT_OK;
+
+	if (!top || !names || !values || !heat) {
+		ret = cli_error("out of memory");
+		goto out;
+	}
+	nr = kmag_cgview_top(view, top, cap);
+	for (i = 0; i < nr; i++) {
+		names[i] = kmag_symtab_name(st, nodes[top[i]].func);
+		values[i] = kmag_stats_value(&nodes[top[i]].st, o->heat);
+		heat[i] = kmag_cgview_heat(view, values[i]);
+	}
+	/* functions seen only as callers (0 calls, no time) are not "top" of anything */
+	while (nr && !values[nr - 1])
+		nr--;
+	if (!nr) {
+		ret = cli_error("no function has any %s to chart; use --no-chart", axis);
+		goto out;
+	}
+	snprintf(subtitle, sizeof(subtitle), "%s: top %zu of %zu functions%s%s", g->path, nr,
+		 kmag_cgview_summary(view)->graph_nodes, filters[0] ? " | " : "", filters);
+	c.title = chart_title(o->heat);
+	c.subtitle = subtitle;
+	c.axis_label = axis;
+	c.durations = o->heat != KMAG_SORT_CALLS;
+	c.nr = nr;
+	c.names = names;
+	c.values = values;
+	c.heat = heat;
+	if (kmag_render_chart(&c, o->chart, o->chart_format, &err))
+		ret = cli_lib_error(&err, "cannot draw the chart");
+	else
+		printf("%s generated\n", o->chart);
+out:
+	free(top);
+	free(names);
+	free(values);
+	free(heat);
+	return ret;
+}
+
+static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
+		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters)
+{
+	struct kmag_graph_doc doc = {
+		.cg = g->cg,
+		.view = view,
+		.st = kmag_trace_symtab(g->trace),
+		.info = kmag_trace_info(g->trace),
+		.input = g->path,
+		.filters = filters,
+		.heat = o->heat,
+		.srcline = vis_sources_srcline,
+		.srcline_ctx = src,
+		.layout = o->layout,
+	};
+	struct kmag_err err = { 0 };
+
+	if (o->render(&doc, o->image, o->image_format, &err))
+		return cli_lib_error(&err, "cannot draw the call graph");
+	printf("%s generated\n", o->image);
+	return EXIT_OK;
+}
+
+int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct vis_opts o = { .image = DEFAULT_IMAGE, .chart = DEFAULT_CHART, .top = DEFAULT_TOP,
+			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
+	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
+	struct cli_symmap sym = { .cmd = "visualize" };
+	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
+				.after_open_ctx = &sym };
+	const struct kmag_cgview_summary *vs;
+	const struct kmag_trace_info *info;
+	struct vis_sources src = { 0 };
+	struct kmag_cgview *view = NULL;
+	struct kmag_err err = { 0 };
+	double t0 = now_s(), t1, t2, t3 = 0, t4;
+	char filters[1024];
+	struct cli_graph g;
+	int ret;
+
+	ret = parse_args(argc, argv, &o, &in, &sym);
+	if (ret) {
+		cli_symmap_release(&sym);
+		return ret < 0 ? EXIT_OK : ret;
+	}
+	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
+		return cli_usage_error("visualize", "--layout: %s", err.msg);
+	ret = cli_load_graph("visualize", &in, &g);
+	if (ret) {
+		cli_symmap_release(&sym);
+		return ret;
+	}
+	t1 = now_s();
+	info = kmag_trace_info(g.trace);
+	printf("parsing completed, found %" PRIu64 " events", info->events);
+	if (info->lost)
+		printf(", %" PRIu64 " lost (%.2f%%)", info->lost,
+		       100.0 * (double)info->lost / (double)(info->lost + info->events));
+	else if (info->lost_unknown)
+		printf(", some lost (count unknown)");
+	putchar('\n');
+	if (!kmag_cg_nr_nodes(g.cg)) {
+		if (g.filters[0])
+			ret = cli_error("no function calls pass the filters (%s); widen --pid/--comm/--cpu/--time",
+					g.filters);
+		else
+			ret = cli_error("%s holds no function calls; record with the function or function_graph tracer",
+					g.path);
+		goto out;
+	}
+	if (o.heat != KMAG_SORT_CALLS && !kmag_cg_summary(g.cg)->has_time) {
+		ret = cli_error("--heat %s needs call durations, which this trace lacks (function tracer); use --heat calls or record with function_graph",
+				o.heat == KMAG_SORT_TOTAL ? "total" : "self");
+		goto out;
+	}
+	if ((o.root && find_func(&g, "--root", o.root, &vo.root)) ||
+	    (o.callers && find_func(&g, "--callers", o.callers, &vo.callers))) {
+		ret = EXIT_ERR;
+		goto out;
+	}
+	ret = vis_sources_load(&g, &sym, &src);
+	if (ret)
+		goto out;
+	vo.weight = o.heat;
+	vo.depth = o.depth_set ? (int)o.depth : -1;
+	vo.hide_calls_upto = o.exec_no;
+	vo.max_nodes = o.max_nodes;
+	if (sym.filter) {
+		vo.keep = vis_sources_keep;
+		vo.keep_ctx = &src;
+	}
+	view = kmag_cgview_new(g.cg, &vo);
+	if (!view) {
+		ret = cli_error("out of memory");
+		goto out;
+	}
+	t2 = now_s();
+	vs = kmag_cgview_summary(view);
+	if (!vs->shown_nodes) {
+		ret = explain_empty(&g, &o, &src, vs);
+		goto out;
+	}
+	print_view(&o, vs);
+	describe_filters(&g, &o, &sym, filters, sizeof(filters));
+	if (!o.no_chart) {
+		ret = draw_chart(&g, &o, view, filters);
+		if (ret)
+			goto out;
+	}
+	t3 = now_s();
+	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
+		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
+		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
+	ret = draw_graph(&g, &o, view, &src, filters);
+	t4 = now_s();
+	if (cli->verbose)
+		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
+			t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+			o.layout ? o.layout : kmag_graphviz_layout_for(vs->shown_nodes));
+	cli_symmap_warn(&sym);
+out:
+	kmag_cgview_free(view);
+	vis_sources_release(&src);
+	cli_graph_release(&g);
+	cli_symmap_release(&sym);
+	return ret;
+}

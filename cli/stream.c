@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stream.c - opening a trace through the shared input options and streaming
+ * its (filtered) events to any consumer, for commands that need more than
+ * one finished call graph (per-task flame graphs, the Chrome export).
+ * cli_load_graph() in input.c is the one-graph special case.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s)
+{
+	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
+	struct kmag_err err = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	s->path = in->path ? in->path : cli_default_input();
+	s->filter = kmag_filter_new();
+	if (!s->filter)
+		return cli_error("out of memory");
+	if ((in->pids && kmag_filter_add_pids(s->filter, in->pids, &err)) ||
+	    (in->comms && kmag_filter_add_comms(s->filter, in->comms, &err)) ||
+	    (in->cpus && kmag_filter_add_cpus(s->filter, in->cpus, &err)) ||
+	    (in->time && kmag_filter_set_time(s->filter, in->time, &err))) {
+		cli_usage_error(cmd, "%s", err.msg);
+		cli_stream_close(s);
+		return EXIT_USAGE;
+	}
+	if (in->time)
+		topts.unordered = false;
+	s->trace = kmag_trace_open(s->path, &topts, &err);
+	if (!s->trace) {
+		int ret;
+
+		if (!in->path && err.code == ENOENT)
+			ret = cli_error("no trace file given and ./trace.dat does not exist; record one with `kmag record` or pass a file");
+		else
+			ret = cli_lib_error(&err, "cannot open the trace");
+		cli_stream_close(s);
+		return ret;
+	}
+	if (in->after_open) {
+		int ret = in->after_open(in->after_open_ctx, s->trace);
+
+		if (ret) {
+			cli_stream_close(s);
+			return ret;
+		}
+	}
+	if (!kmag_filter_is_empty(s->filter))
+		snprintf(s->filters, sizeof(s->filters), "%s", kmag_filter_describe(s->filter));
+	return 0;
+}
+
+int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx)
+{
+	struct kmag_err err = { 0 };
+	int ret;
+
+	if (!kmag_filter_is_empty(s->filter)) {
+		kmag_filter_bind(s->filter, s->trace, fn, ctx);
+		fn = kmag_filter_event_fn;
+		ctx = s->filter;
+	}
+	ret = kmag_trace_read(s->trace, fn, ctx, &err);
+	if (ret < 0 && err.code)
+		return cli_lib_error(&err, "cannot read the trace");
+	if (ret == -ENOMEM)
+		return cli_error("out of memory");
+	return ret < 0 ? ret : 0;
+}
+
+void cli_stream_close(struct cli_stream *s)
+{
+	kmag_trace_close(s->trace);
+	kmag_filter_free(s->filter);
+	memset(s, 0, sizeof(*s));
+}

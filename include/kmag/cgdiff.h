@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgdiff.h - structural difference of two call graphs (two recordings of
+ * the same workload, e.g. before and after a patch): functions and call
+ * edges matched by name, with the change of calls and time, and which are
+ * new or gone. Renderings: text, JSON and Graphviz DOT.
+ */
+#ifndef KMAG_CGDIFF_H
+#define KMAG_CGDIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "callgraph.h"
+#include "kmag.h"
+#include "symtab.h"
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kmag_diff_status {
+	KMAG_DIFF_SAME = 0,	/* in both, change below the thresholds */
+	KMAG_DIFF_GREW,		/* in both, more calls (or time) in B */
+	KMAG_DIFF_SHRANK,	/* in both, fewer calls (or less time) in B */
+	KMAG_DIFF_ADDED,	/* only in B */
+	KMAG_DIFF_REMOVED,	/* only in A */
+};
+
+/* "same", "grew", "shrank", "added", "removed"; a static string. */
+const char *kmag_diff_status_name(enum kmag_diff_status s);
+
+struct kmag_diff_func {
+	const char *name;		/* borrowed from A's or B's symbol table */
+	kmag_func_t func_a, func_b;	/* ids in each trace, KMAG_FUNC_NONE when absent */
+	long node_a, node_b;		/* node index in each graph, -1 when absent */
+	struct kmag_cg_stats a, b;	/* all zero where absent */
+	enum kmag_diff_status status;
+};
+
+struct kmag_diff_edge {
+	uint32_t caller, callee;	/* indexes into kmag_cgdiff_funcs() */
+	uint32_t flags;			/* enum kmag_cg_edge_flags of A | B */
+	bool in_a, in_b;		/* the edge is in graph A / B */
+	struct kmag_cg_stats a, b;	/* all zero where absent */
+	enum kmag_diff_status status;
+};
+
+struct kmag_diff_opts {
+	/*
+	 * A call count counts as changed when it moved by at least
+	 * calls_min calls and calls_pct percent of the larger count; time (with
+	 * durations in both) when it moved by time_min_ns and time_pct percent.
+	 * A change in calls decides the direction; time only when calls did not
+	 * change.
+	 */
+	uint64_t calls_min;		/* default 1 */
+	double calls_pct;		/* default 10 */
+	uint64_t time_min_ns;		/* default 1000 */
+	double time_pct;		/* default 25 */
+};
+
+/* Fills @o with the defaults above. */
+void kmag_diff_opts_init(struct kmag_diff_opts *o);
+
+struct kmag_cgdiff;
+
+/*
+ * Compares finished graphs @a and @b (with their symbol tables; all borrowed
+ * and used by the result until it is freed). @o may be NULL for defaults.
+ * Returns a new diff to free with kmag_cgdiff_free(), or NULL (ENOMEM).
+ */
+struct kmag_cgdiff *kmag_cgdiff_new(const struct kmag_cg *a, const struct kmag_symtab *sta,
+				    const struct kmag_cg *b, const struct kmag_symtab *stb,
+				    const struct kmag_diff_opts *o);
+void kmag_cgdiff_free(struct kmag_cgdiff *d);
+
+/* Functions (A's in A's node order, then B-only) and edges; borrowed. */
+size_t kmag_cgdiff_nr_funcs(const struct kmag_cgdiff *d);
+const struct kmag_diff_func *kmag_cgdiff_funcs(const struct kmag_cgdiff *d);
+size_t kmag_cgdiff_nr_edges(const struct kmag_cgdiff *d);
+const struct kmag_diff_edge *kmag_cgdiff_edges(const struct kmag_cgdiff *d);
+/* Index of function @name in the diff, or -1. */
+long kmag_cgdiff_find(const struct kmag_cgdiff *d, const char *name);
+/* Both graphs carry durations. */
+bool kmag_cgdiff_has_time(const struct kmag_cgdiff *d);
+/* Number of functions / edges with status @s. */
+size_t kmag_cgdiff_count_funcs(const struct kmag_cgdiff *d, enum kmag_diff_status s);
+size_t kmag_cgdiff_count_edges(const struct kmag_cgdiff *d, enum kmag_diff_status s);
+
+/*
+ * The order renderings list changes in: by size of the change (time when
+ * both traces have it, else calls), largest first. Returns a new array of
+ * kmag_cgdiff_nr_funcs() (or _nr_edges()) indexes to free(), or NULL.
+ */
+uint32_t *kmag_cgdiff_sorted_funcs(const struct kmag_cgdiff *d);
+uint32_t *kmag_cgdiff_sorted_edges(const struct kmag_cgdiff *d);
+
+/* What a diff rendering shows; every pointer is borrowed. */
+struct kmag_diff_report {
+	const struct kmag_cgdiff *diff;
+	const char *input_a, *input_b;
+	const struct kmag_trace_info *info_a, *info_b;
+	const char *filters;		/* description of the filters applied to both */
+	size_t limit;			/* per section in text; 0 = all */
+	bool all;			/* DOT: also unchanged functions and edges */
+	bool colour;			/* text: ANSI colours, red for growth, blue for shrinkage */
+	/*
+	 * Optional: functions to leave out with their edges (a source path
+	 * filter), asked with B's function ids, and A's for functions only A has.
+	 */
+	bool (*visible)(void *ctx, kmag_func_t func);
+	void *visible_ctx;
+	bool (*visible_a)(void *ctx, kmag_func_t func);
+	void *visible_a_ctx;
+	const char *path_filter;	/* that filter as given, for the header; or NULL */
+};
+
+/* Text report of the changes. Returns 0 or -errno. */
+int kmag_diff_text(FILE *out, const struct kmag_diff_report *r);
+/* Every function and edge of both graphs with its status, as one JSON object. */
+int kmag_diff_json(FILE *out, const struct kmag_diff_report *r);
+/*
+ * The changed part of the graph (changed functions and edges, with their
+ * endpoints; everything with r->all) as Graphviz DOT: growth red, shrinkage
+ * blue, added bold, removed dashed.
+ */
+int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_CGDIFF_H */

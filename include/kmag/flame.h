@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * flame.h - flame graphs: stacks merged into a tree of frames with weights,
+ * built from the calling-context tree of function_graph call graphs, and
+ * their renderings (folded stacks, interactive SVG).
+ *
+ * Only function_graph data has true stacks. A graph from the function tracer
+ * has no calling-context tree; kmag_flame_add_graph() refuses it (-ENODATA)
+ * rather than inventing stacks from parent edges.
+ *
+ * Per-task flame graphs: a struct kmag_cg_split routes one trace's events
+ * into one call graph per task (or per command name), each of which becomes
+ * a subtree under a base frame named after the task.
+ */
+#ifndef KMAG_FLAME_H
+#define KMAG_FLAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "callgraph.h"
+#include "event.h"
+#include "kmag.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_trace;
+
+enum kmag_flame_weight {
+	KMAG_FLAME_TIME = 0,	/* frame width = time (self time of each stack) */
+	KMAG_FLAME_CALLS,	/* frame width = number of calls */
+};
+
+struct kmag_flame_frame {
+	const char *name;	/* borrowed from the symtab or the flame; "[unknown]" for frames
+				   whose function the trace does not show */
+	uint32_t parent;	/* frame index; the root (index 0) is its own parent */
+	uint32_t first_child;	/* 0 = none; siblings in name order after finish */
+	uint32_t next_sibling;	/* 0 = none */
+	uint32_t depth;		/* 0 for the root, 1 for base frames */
+	uint64_t self_ns;	/* time spent in this exact stack outside traced callees */
+	uint64_t self_calls;	/* calls of this exact stack (forward) / of the leaf (reversed) */
+	/* After kmag_flame_finish(): sums over the frame and its descendants. */
+	uint64_t total_ns;
+	uint64_t total_calls;
+};
+
+struct kmag_flame;
+
+/*
+ * Returns a new, empty flame graph. @reverse merges stacks from the leaf
+ * (the function that ran) towards the outermost caller, which answers "who
+ * calls the hot functions". Free with kmag_flame_free().
+ */
+struct kmag_flame *kmag_flame_new(bool reverse);
+void kmag_flame_free(struct kmag_flame *f);
+
+/*
+ * Adds every stack of @cg's calling-context tree (function names from @st)
+ * under a base frame named @base (copied; NULL = no base frame). Every graph
+ * added to one flame must use the same @st (-EINVAL otherwise).
+ * Returns 0, -ENODATA when @cg has no calling-context tree (function tracer
+ * data, or built without opts.build_cct), or -ENOMEM.
+ */
+int kmag_flame_add_graph(struct kmag_flame *f, const struct kmag_cg *cg,
+			 const struct kmag_symtab *st, const char *base);
+
+/* Computes the totals and orders children by weight. Call once after the last add. */
+int kmag_flame_finish(struct kmag_flame *f, enum kmag_flame_weight weight);
+
+/* Frame array (index 0 = the root); borrowed, valid until the flame is freed. */
+const struct kmag_flame_frame *kmag_flame_frames(const struct kmag_flame *f);
+size_t kmag_flame_nr_frames(const struct kmag_flame *f);
+bool kmag_flame_reversed(const struct kmag_flame *f);
+enum kmag_flame_weight kmag_flame_weight(const struct kmag_flame *f);
+/* Weight of a frame's own stack / of its subtree, in the finish() weight. */
+uint64_t kmag_flame_self(const struct kmag_flame *f, uint32_t frame);
+uint64_t kmag_flame_total(const struct kmag_flame *f, uint32_t frame);
+
+/*
+ * Writes one line per stack with a non-zero own weight: the frames from the
+ * outermost down, joined by ';', a space and the weight (Brendan Gregg's
+ * folded format, read by flamegraph.pl, speedscope and inferno). ';' and
+ * line breaks in names are replaced. Returns 0 or -EIO.
+ */
+int kmag_flame_write_folded(FILE *out, const struct kmag_flame *f);
+
+struct kmag_flame_svg_opts {
+	const char *title;	/* heading; NULL = "Flame Graph" */
+	const char *subtitle;	/* second line (input, filters), may be NULL */
+	unsigned width;		/* image width in px; 0 = 1200 */
+	double min_width;	/* frames narrower than this many px are left out; < 0 = 0.1 */
+	bool icicle;		/* draw the outermost frame at the top */
+};
+
+/*
+ * Writes a self-contained interactive SVG: hover shows a frame's calls and
+ * time, click zooms into a frame, Ctrl-F / the search button highlights
+ * matching frames. Returns 0 or -EIO.
+ */
+int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f,
+			 const struct kmag_flame_svg_opts *o);
+
+/* ---- one call graph per task ---- */
+
+enum kmag_split_key {
+	KMAG_SPLIT_PID = 0,	/* one graph per task id, named "comm-pid" */
+	KMAG_SPLIT_COMM,	/* one graph per command name (all its tasks) */
+};
+
+struct kmag_cg_split;
+
+/*
+ * Returns a router of @t's events into one graph per task or command name,
+ * each built with @opts. @t (borrowed; may be NULL) names the tasks. Free
+ * with kmag_cg_split_free().
+ */
+struct kmag_cg_split *kmag_cg_split_new(struct kmag_trace *t, enum kmag_split_key key,
+					const struct kmag_cg_opts *opts);
+void kmag_cg_split_free(struct kmag_cg_split *s);
+/* kmag_event_fn: @ctx is the struct kmag_cg_split *. LOST events reach every graph. */
+int kmag_cg_split_event_fn(const struct kmag_event *ev, void *ctx);
+/* Finishes every graph. Returns 0 or -ENOMEM. */
+int kmag_cg_split_finish(struct kmag_cg_split *s);
+size_t kmag_cg_split_count(const struct kmag_cg_split *s);
+/* Graph @i and its name; borrowed, valid until the split is freed. */
+const struct kmag_cg *kmag_cg_split_graph(const struct kmag_cg_split *s, size_t i);
+const char *kmag_cg_split_name(const struct kmag_cg_split *s, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_FLAME_H */

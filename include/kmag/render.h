@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render.h - pictures of a call-graph view: the call graph through Graphviz
+ * (in process, libgvc/libcgraph) and the sorted call-count chart through
+ * cairo. Both write a file whose format the caller names ("pdf", "png",
+ * "svg", "dot"); the CLI maps file extensions to formats.
+ */
+#ifndef KMAG_RENDER_H
+#define KMAG_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callgraph.h"
+#include "cgview.h"
+#include "kmag.h"
+#include "report.h"
+#include "symtab.h"
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything a call-graph picture shows; every pointer is borrowed. */
+struct kmag_graph_doc {
+	const struct kmag_cg *cg;
+	const struct kmag_cgview *view;		/* what to draw */
+	const struct kmag_symtab *st;		/* function names */
+	const struct kmag_trace_info *info;	/* events, lost events, tracer; may be NULL */
+	const char *input;			/* input path, for the title */
+	const char *filters;			/* what was filtered, one line; NULL or "" = nothing */
+	enum kmag_sort_key heat;		/* the metric the view was weighted by */
+	/* source location of a function ("kernel/sched/fair.c:123") or NULL */
+	const char *(*srcline)(void *ctx, kmag_func_t func);
+	void *srcline_ctx;
+	const char *layout;			/* Graphviz engine; NULL: by size */
+};
+
+/* Writes one picture of @doc to @path in @format. Returns 0 or -errno with @err set. */
+typedef int (*kmag_graph_render_fn)(const struct kmag_graph_doc *doc, const char *path,
+				    const char *format, struct kmag_err *err);
+
+/*
+ * Lays @doc out with Graphviz and writes it as "pdf", "png" or "svg", or
+ * writes the un-laid-out graph as DOT text ("dot"). Node and edge names in
+ * the output are escaped for the format.
+ */
+int kmag_render_graphviz(const struct kmag_graph_doc *doc, const char *path, const char *format,
+			 struct kmag_err *err);
+
+/* The layout engine kmag picks for @nodes functions: "dot" while it stays fast, else "sfdp". */
+const char *kmag_graphviz_layout_for(size_t nodes);
+/* Checks that Graphviz knows layout engine @name; 0 or -ENOENT with @err listing the known ones. */
+int kmag_graphviz_check_layout(const char *name, struct kmag_err *err);
+
+/* A horizontal bar chart of values, largest first; every pointer is borrowed. */
+struct kmag_chart {
+	const char *title;
+	const char *subtitle;		/* may be NULL */
+	const char *axis_label;		/* "calls", "total time", ... */
+	bool durations;			/* values are nanoseconds: label them as times */
+	size_t nr;			/* bars */
+	const char *const *names;	/* nr labels */
+	const uint64_t *values;		/* nr values, sorted descending */
+	const double *heat;		/* nr colour positions 0..1, or NULL for one colour */
+};
+
+/*
+ * Draws @c with a logarithmic value axis as "png", "pdf" or "svg" to @path.
+ * Returns 0 or -errno with @err set. Nothing is drawn for nr == 0 (-EINVAL).
+ */
+int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *format,
+		      struct kmag_err *err);
+
+/* Size of the chart for @nr bars in pixels (PNG) or points (PDF, SVG). */
+void kmag_chart_size(size_t nr, int *width, int *height);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_RENDER_H */

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: MIT
+/*
+ * diff.c - text, JSON and DOT renderings of a call-graph diff.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+
+#include "kmag/cgdiff.h"
+#include "kmag/report.h"
+#include "render-util.h"
+
+/* ---- what is shown: everything, or what the source path filter keeps ---- */
+
+static bool func_shown(const struct kmag_diff_report *r, const struct kmag_diff_func *f)
+{
+	if (f->node_b >= 0)
+		return !r->visible || r->visible(r->visible_ctx, f->func_b);
+	return !r->visible_a || r->visible_a(r->visible_a_ctx, f->func_a);
+}
+
+static bool edge_shown(const struct kmag_diff_report *r, const struct kmag_diff_edge *e)
+{
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(r->diff);
+
+	return func_shown(r, &f[e->caller]) && func_shown(r, &f[e->callee]);
+}
+
+/* Shown functions (or edges) with status @s. */
+static size_t count_shown(const struct kmag_diff_report *r, bool edges, enum kmag_diff_status s)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	size_t i, n = 0;
+
+	if (edges) {
+		const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
+
+		for (i = 0; i < kmag_cgdiff_nr_edges(d); i++)
+			n += e[i].status == s && edge_shown(r, &e[i]);
+	} else {
+		const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+
+		for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++)
+			n += f[i].status == s && func_shown(r, &f[i]);
+	}
+	return n;
+}
+
+/* ---- text ---- */
+
+static void signed_count(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+	if (b >= a)
+		snprintf(buf, len, "+%" PRIu64, b - a);
+	else
+		snprintf(buf, len, "-%" PRIu64, a - b);
+}
+
+static void signed_time(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+	char t[32];
+
+	kmag_format_duration(t, sizeof(t), b >= a ? b - a : a - b);
+	snprintf(buf, len, "%c%s", b >= a ? '+' : '-', t);
+}
+
+static void time_or_dash(char *buf, size_t len, const struct kmag_cg_stats *st, bool has_time)
+{
+	if (has_time && st->timed)
+		kmag_format_duration(buf, len, st->total_ns);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void input_line(FILE *out, const char *tag, const char *path,
+		       const struct kmag_trace_info *i)
+{
+	char ev[32], dur[32];
+
+	fprintf(out, "# %s: %s (%s, %s events", tag, path ? path : "-", kmag_tracer_name(i->tracer),
+		render_fmt_count(ev, sizeof(ev), i->events));
+	if (i->first_ts != KMAG_TS_NONE && i->last_ts != KMAG_TS_NONE && i->last_ts >= i->first_ts)
+		fprintf(out, " in %s", kmag_format_duration(dur, sizeof(dur), i->last_ts - i->first_ts));
+	if (i->lost || i->lost_unknown)
+		fprintf(out, ", %s%s events lost", i->lost_unknown && !i->lost ? "some" : "",
+			i->lost ? render_fmt_count(ev, sizeof(ev), i->lost) : "");
+	fputs(")\n", out);
+}
+
+static const char *colour_of(enum kmag_diff_status s)
+{
+	switch (s) {
+	case KMAG_DIFF_GREW:
+	case KMAG_DIFF_ADDED:
+		return "\033[31m";	/* red: growth */
+	case KMAG_DIFF_SHRANK:
+	case KMAG_DIFF_REMOVED:
+		return "\033[34m";	/* blue: shrinkage */
+	default:
+		return "";
+	}
+}
+
+static void func_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order,
+			 enum kmag_diff_status want, const char *title, bool colour)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+	size_t n = kmag_cgdiff_nr_funcs(d), i, shown = 0, total = count_shown(r, false, want);
+	bool has_time = kmag_cgdiff_has_time(d);
+	bool changed = want == KMAG_DIFF_GREW;
+
+	fprintf(out, "\n%s (%zu)%s\n", title,
+		changed ? total + count_shown(r, false, KMAG_DIFF_SHRANK) : total,
+		changed ? ", largest change first:" : ":");
+	if (changed)
+		fprintf(out, "%11s %11s %9s %11s %11s %12s  %s\n", "Calls A", "Calls B", "Delta",
+			"Total A", "Total B", "Delta", "Function");
+	else
+		fprintf(out, "%11s %11s  %s\n", "Calls", "Total", "Function");
+	for (i = 0; i < n; i++) {
+		const struct kmag_diff_func *x = &f[order[i]];
+		char a[40], b[40], c[48], t1[40], t2[40];
+
+		if (x->status != want && !(changed && x->status == KMAG_DIFF_SHRANK))
+			continue;
+		if (!func_shown(r, x))
+			continue;
+		if (r->limit && shown >= r->limit) {
+			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+			break;
+		}
+		shown++;
+		if (colour)
+			fputs(colour_of(x->status), out);
+		if (changed) {
+			signed_count(a, sizeof(a), x->a.calls, x->b.calls);
+			time_or_dash(t1, sizeof(t1), &x->a, has_time);
+			time_or_dash(t2, sizeof(t2), &x->b, has_time);
+			if (has_time)
+				signed_time(c, sizeof(c), x->a.total_ns, x->b.total_ns);
+			else
+				snprintf(c, sizeof(c), "-");
+			fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %11s %11s %12s  %s", x->a.calls,
+				x->b.calls, a, t1, t2, c, x->name);
+		} else {
+			const struct kmag_cg_stats *st = want == KMAG_DIFF_ADDED ? &x->b : &x->a;
+
+			time_or_dash(b, sizeof(b), st, has_time);
+			fprintf(out, "%11" PRIu64 " %11s  %s", st->calls, b, x->name);
+		}
+		fputs(colour ? "\033[0m\n" : "\n", out);
+	}
+	if (!shown)
+		fprintf(out, "%11s (none)\n", "");
+}
+
+static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order,
+			 bool colour)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+	size_t n = kmag_cgdiff_nr_edges(d), i, shown = 0;
+	size_t changes = count_shown(r, true, KMAG_DIFF_GREW) +
+			 count_shown(r, true, KMAG_DIFF_SHRANK) +
+			 count_shown(r, true, KMAG_DIFF_ADDED) +
+			 count_shown(r, true, KMAG_DIFF_REMOVED);
+
+	bool has_time = kmag_cgdiff_has_time(d);
+
+	fprintf(out, "\nChanged call edges (%zu), largest change first:\n", changes);
+	fprintf(out, "%11s %11s %9s %12s %-8s  %s\n", "Calls A", "Calls B", "Delta", "Delta time",
+		"Status", "Caller -> callee");
+	for (i = 0; i < n; i++) {
+		const struct kmag_diff_edge *x = &e[order[i]];
+		char a[40], t[48];
+
+		if (x->status == KMAG_DIFF_SAME || !edge_shown(r, x))
+			continue;
+		if (r->limit && shown >= r->limit) {
+			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+			break;
+		}
+		shown++;
+		signed_count(a, sizeof(a), x->a.calls, x->b.calls);
+		if (has_time)
+			signed_time(t, sizeof(t), x->a.total_ns, x->b.total_ns);
+		else
+			snprintf(t, sizeof(t), "-");
+		if (colour)
+			fputs(colour_of(x->status), out);
+		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %12s %-8s  %s -> %s%s", x->a.calls,
+			x->b.calls, a, t, kmag_diff_status_name(x->status), f[x->caller].name,
+			f[x->callee].name, x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
+		fputs(colour ? "\033[0m\n" : "\n", out);
+	}
+	if (!shown)
+		fprintf(out, "%11s (none)\n", "");
+}
+
+static void summary_line(FILE *out, const char *what, size_t in_a, size_t in_b,
+			 const struct kmag_diff_report *r, bool edges)
+{
+	fprintf(out, "# %s %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
+		what, in_a, in_b, count_shown(r, edges, KMAG_DIFF_ADDED),
+		count_shown(r, edges, KMAG_DIFF_REMOVED), count_shown(r, edges, KMAG_DIFF_GREW),
+		count_shown(r, edges, KMAG_DIFF_SHRANK), count_shown(r, edges, KMAG_DIFF_SAME));
+}
+
+int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
+{
+	bool colour = r->colour;
+	const struct kmag_cgdiff *d = r->diff;
+	uint32_t *fo = kmag_cgdiff_sorted_funcs(d), *eo = kmag_cgdiff_sorted_edges(d);
+	size_t fa = 0, fb = 0, ea = 0, eb = 0, i;
+
+	if (!fo || !eo) {
+		free(fo);
+		free(eo);
+		return -ENOMEM;
+	}
+	for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++) {
+		const struct kmag_diff_func *f = &kmag_cgdiff_funcs(d)[i];
+
+		fa += f->node_a >= 0 && func_shown(r, f);
+		fb += f->node_b >= 0 && func_shown(r, f);
+	}
+	for (i = 0; i < kmag_cgdiff_nr_edges(d); i++) {
+		const struct kmag_diff_edge *e = &kmag_cgdiff_edges(d)[i];
+
+		ea += e->in_a && edge_shown(r, e);
+		eb += e->in_b && edge_shown(r, e);
+	}
+	fputs("# kmag diff: what changed from A to B (red: more in B, blue: less)\n", out);
+	input_line(out, "A", r->input_a, r->info_a);
+	input_line(out, "B", r->input_b, r->info_b);
+	if (r->filters && *r->filters)
+		fprintf(out, "# filters: %s\n", r->filters);
+	if (r->path_filter)
+		fprintf(out, "# source path filter: %s (other functions are left out)\n", r->path_filter);
+	summary_line(out, "functions:", fa, fb, r, false);
+	summary_line(out, "edges:    ", ea, eb, r, true);
+	if (!kmag_cgdiff_has_time(d))
+		fputs("# (no durations in both traces: changes are in calls only)\n", out);
+	func_section(out, r, fo, KMAG_DIFF_ADDED, "Added functions, only in B", colour);
+	func_section(out, r, fo, KMAG_DIFF_REMOVED, "Removed functions, only in A", colour);
+	func_section(out, r, fo, KMAG_DIFF_GREW, "Changed functions", colour);
+	edge_section(out, r, eo, colour);
+	free(fo);
+	free(eo);
+	return render_status(out);
+}
+
+/* ---- JSON ---- */
+
+static void json_stats(FILE *out, const struct kmag_cg_stats *st, bool present, bool has_time)
+{
+	if (!present) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"calls\": %" PRIu64, st->calls);
+	if (has_time && st->timed)
+		fprintf(out, ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64,
+			st->total_ns, st->self_ns, st->max_ns);
+	fprintf(out, ", \"incomplete\": %" PRIu64 "}", st->incomplete);
+}
+
+static void json_deltas(FILE *out, const struct kmag_cg_stats *a, const struct kmag_cg_stats *b,
+			bool has_time)
+{
+	fprintf(out, ", \"delta_calls\": %" PRId64, (int64_t)(b->calls - a->calls));
+	if (has_time)
+		fprintf(out, ", \"delta_total_ns\": %" PRId64 ", \"delta_self_ns\": %" PRId64,
+			(int64_t)(b->total_ns - a->total_ns), (int64_t)(b->self_ns - a->self_ns));
+}
+
+static void json_input(FILE *out, const char *path, const struct kmag_trace_info *i)
+{
+	fputs("{\"input\": ", out);
+	kmag_fput_json_string(out, path);
+	fputs(", \"tracer\": ", out);
+	kmag_fput_json_string(out, kmag_tracer_name(i->tracer));
+	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64,
+		i->events, i->lost);
+	fprintf(out, ", \"lost_unknown\": %s}", i->lost_unknown ? "true" : "false");
+}
+
+static void json_counts(FILE *out, const struct kmag_diff_report *r, bool edges)
+{
+	static const enum kmag_diff_status all[] = {
+		KMAG_DIFF_ADDED, KMAG_DIFF_REMOVED, KMAG_DIFF_GREW,
+		KMAG_DIFF_SHRANK, KMAG_DIFF_SAME,
+	};
+	size_t i;
+
+	fputc('{', out);
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		fprintf(out, "%s\"%s\": %zu", i ? ", " : "", kmag_diff_status_name(all[i]),
+			count_shown(r, edges, all[i]));
+	fputc('}', out);
+}
+
+int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
+	uint32_t *fo = kmag_cgdiff_sorted_funcs(d), *eo = kmag_cgdiff_sorted_edges(d);
+	bool has_time = kmag_cgdiff_has_time(d);
+	size_t i, nf = 0, ne = 0;
+
+	if (!fo || !eo) {
+		free(fo);
+		free(eo);
+		return -ENOMEM;
+	}
+	fputs("{\"a\": ", out);
+	json_input(out, r->input_a, r->info_a);
+	fputs(", \"b\": ", out);
+	json_input(out, r->input_b, r->info_b);
+	fputs(", \"filters\": ", out);
+	kmag_fput_json_string(out, r->filters ? r->filters : "");
+	fputs(", \"path_filter\": ", out);
+	if (r->path_filter)
+		kmag_fput_json_string(out, r->path_filter);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"has_time\": %s, \"summary\": {\"functions\": ", has_time ? "true" : "false");
+	json_counts(out, r, false);
+	fputs(", \"edges\": ", out);
+	json_counts(out, r, true);
+	fputs("}, \"functions\": [", out);
+	for (i = 0; i < kmag_cgdiff_nr_funcs(d); i++) {
+		const struct kmag_diff_func *x = &f[fo[i]];
+
+		if (!func_shown(r, x))
+			continue;
+		fputs(nf++ ? ", {\"name\": " : "{\"name\": ", out);
+		kmag_fput_json_string(out, x->name);
+		fprintf(out, ", \"status\": \"%s\", \"a\": ", kmag_diff_status_name(x->status));
+		json_stats(out, &x->a, x->node_a >= 0, has_time);
+		fputs(", \"b\": ", out);
+		json_stats(out, &x->b, x->node_b >= 0, has_time);
+		json_deltas(out, &x->a, &x->b, has_time);
+		fputc('}', out);
+	}
+	fputs("], \"edges\": [", out);
+	for (i = 0; i < kmag_cgdiff_nr_edges(d); i++) {
+		const struct kmag_diff_edge *x = &e[eo[i]];
+
+		if (!edge_shown(r, x))
+			continue;
+		fputs(ne++ ? ", {\"caller\": " : "{\"caller\": ", out);
+		kmag_fput_json_string(out, f[x->caller].name);
+		fputs(", \"callee\": ", out);
+		kmag_fput_json_string(out, f[x->callee].name);
+		fprintf(out, ", \"status\": \"%s\", \"interrupt\": %s, \"a\": ",
+			kmag_diff_status_name(x->status), x->flags & KMAG_EDGE_IRQ ? "true" : "false");
+		json_stats(out, &x->a, x->in_a, has_time);
+		fputs(", \"b\": ", out);
+		json_stats(out, &x->b, x->in_b, has_time);
+		json_deltas(out, &x->a, &x->b, has_time);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+	free(fo);
+	free(eo);
+	return render_status(out);
+}
+
+/* ---- DOT ---- */
+
+/* Fill colour for a status: red/blue, stronger for larger relative changes. */
+static void status_colour(char *buf, size_t len, enum kmag_diff_status s, uint64_t a, uint64_t b)
+{
+	double rel = 0, w;
+	uint64_t big = a > b ? a : b;
+
+	if (big)
+		rel = (double)(a > b ? a - b : b - a) / (double)big;
+	w = 0.25 + 0.75 * rel;	/* share of the full colour mixed into white */
+	switch (s) {
+	case KMAG_DIFF_ADDED:
+		snprintf(buf, len, "#f46d5d");
+		break;
+	case KMAG_DIFF_REMOVED:
+		snprintf(buf, len, "#5d9cf4");
+		break;
+	case KMAG_DIFF_GREW:
+		snprintf(buf, len, "#%02x%02x%02x", 255, (int)(255 - w * (255 - 0x6d)),
+			 (int)(255 - w * (255 - 0x5d)));
+		break;
+	case KMAG_DIFF_SHRANK:
+		snprintf(buf, len, "#%02x%02x%02x", (int)(255 - w * (255 - 0x5d)),
+			 (int)(255 - w * (255 - 0x9c)), 255 - (int)(w * 11));
+		break;
+	default:
+		snprintf(buf, len, "#ffffff");
+	}
+}
+
+static bool wanted_edge(const struct kmag_diff_report *r, const struct kmag_diff_edge *e)
+{
+	return (r->all || e->status != KMAG_DIFF_SAME) && edge_shown(r, e);
+}
+
+int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
+{
+	const struct kmag_cgdiff *d = r->diff;
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
+	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
+	size_t nf = kmag_cgdiff_nr_funcs(d), ne = kmag_cgdiff_nr_edges(d), i;
+	bool has_time = kmag_cgdiff_has_time(d);
+	Agnode_t **agn = calloc(nf + 1, sizeof(*agn));
+	unsigned char *want = calloc(nf + 1, 1);
+	Agraph_t *g = agopen("kmag_diff", Agdirected, NULL);
+	char buf[4096], colour[16], t1[40], t2[40];
+	int ret = 0;
+
+	if (!agn || !want || !g) {
+		free(agn);
+		free(want);
+		if (g)
+			agclose(g);
+		return -ENOMEM;
+	}
+	agattr(g, AGRAPH, "rankdir", "LR");
+	agattr(g, AGRAPH, "label", "");
+	agattr(g, AGNODE, "shape", "box");
+	agattr(g, AGNODE, "style", "filled");
+	agattr(g, AGNODE, "fillcolor", "#ffffff");
+	agattr(g, AGNODE, "fontname", "monospace");
+	agattr(g, AGNODE, "label", "\\N");
+	agattr(g, AGNODE, "penwidth", "1");
+	agattr(g, AGNODE, "kmag_status", "same");
+	agattr(g, AGEDGE, "color", "#999999");
+	agattr(g, AGEDGE, "label", "");
+	agattr(g, AGEDGE, "style", "solid");
+	agattr(g, AGEDGE, "penwidth", "1");
+	agattr(g, AGEDGE, "kmag_status", "same");
+	snprintf(buf, sizeof(buf), "kmag diff: A = %s, B = %s (red: more in B, blue: less)",
+		 r->input_a ? r->input_a : "-", r->input_b ? r->input_b : "-");
+	agset(g, "label", buf);
+	for (i = 0; i < nf; i++)
+		want[i] = (r->all || f[i].status != KMAG_DIFF_SAME) && func_shown(r, &f[i]);
+	for (i = 0; i < ne; i++)
+		if (wanted_edge(r, &e[i]))
+			want[e[i].caller] = want[e[i].callee] = 1;
+	for (i = 0; i < nf && !ret; i++) {
+		const struct kmag_diff_func *x = &f[i];
+
+		if (!want[i])
+			continue;
+		agn[i] = agnode(g, (char *)x->name, 1);
+		if (!agn[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (has_time) {
+			kmag_format_duration(t1, sizeof(t1), x->a.total_ns);
+			kmag_format_duration(t2, sizeof(t2), x->b.total_ns);
+			snprintf(buf, sizeof(buf), "%s\\n%" PRIu64 " → %" PRIu64 " calls\\n%s → %s",
+				 x->name, x->a.calls, x->b.calls, t1, t2);
+		} else {
+			snprintf(buf, sizeof(buf), "%s\\n%" PRIu64 " → %" PRIu64 " calls", x->name,
+				 x->a.calls, x->b.calls);
+		}
+		agset(agn[i], "label", buf);
+		agset(agn[i], "kmag_status", (char *)kmag_diff_status_name(x->status));
+		status_colour(colour, sizeof(colour), x->status, x->a.calls, x->b.calls);
+		agset(agn[i], "fillcolor", colour);
+		if (x->status == KMAG_DIFF_ADDED) {
+			agset(agn[i], "style", "filled,bold");
+			agset(agn[i], "penwidth", "2");
+		} else if (x->status == KMAG_DIFF_REMOVED) {
+			agset(agn[i], "style", "filled,dashed");
+		}
+	}
+	for (i = 0; i < ne && !ret; i++) {
+		const struct kmag_diff_edge *x = &e[i];
+		Agedge_t *ae;
+
+		if (!wanted_edge(r, x))
+			continue;
+		ae = agedge(g, agn[x->caller], agn[x->callee], NULL, 1);
+		if (!ae) {
+			ret = -ENOMEM;
+			break;
+		}
+		snprintf(buf, sizeof(buf), "%" PRIu64 " → %" PRIu64, x->a.calls, x->b.calls);
+		agset(ae, "label", buf);
+		agset(ae, "kmag_status", (char *)kmag_diff_status_name(x->status));
+		if (x->status != KMAG_DIFF_SAME) {
+			/* edges need a darker tone than fills to be visible */
+			agset(ae, "color", x->status == KMAG_DIFF_GREW || x->status == KMAG_DIFF_ADDED ?
+						   "#d7301f" : "#2b6cc4");
+			agset(ae, "penwidth", x->status == KMAG_DIFF_ADDED || x->status == KMAG_DIFF_REMOVED ?
+						      "2" : "1.5");
+		}
+		if (x->status == KMAG_DIFF_REMOVED)
+			agset(ae, "style", "dashed");
+	}
+	if (!ret && agwrite(g, out))
+		ret = -EIO;
+	agclose(g);
+	free(agn);
+	free(want);
+	return ret ? ret : render_status(out);
+}

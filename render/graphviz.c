@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: MIT
+/*
+ * graphviz.c - the call-graph picture, laid out and rendered in process with
+ * Graphviz (libcgraph builds the graph, libgvc lays it out and writes PDF,
+ * PNG or SVG through its cairo and core plugins).
+ *
+ * Nodes are named "n<view index>" so no function name ever has to survive as
+ * a DOT identifier; names appear only in HTML-like labels (escaped here for
+ * HTML) and tooltips (escaped for Graphviz's backslash sequences). Graphviz
+ * escapes both again for DOT, SVG or PDF output.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "kmag/render.h"
+
+#define DOT_MAX_NODES 300	/* above this, dot takes seconds: use sfdp */
+#define BOTH_WAYS_MAX 150	/* up to this many nodes, try dot left-right and top-down */
+#define SCREEN_ASPECT 1.6	/* the picture shape to aim for: a 16:10 screen */
+#define FONT "DejaVu Sans,Helvetica,Arial,sans-serif"
+#define IRQ_COLOR "#2166ac"	/* interrupt edges: blue, apart from the heat and hot-path reds */
+
+/* Graphviz reports errors through a process-wide callback; keep the last one. */
+static char gv_last_error[512];
+
+static int gv_error(char *msg)
+{
+	size_t len;
+
+	snprintf(gv_last_error, sizeof(gv_last_error), "%s", msg);
+	len = strlen(gv_last_error);
+	while (len && (gv_last_error[len - 1] == '\n' || gv_last_error[len - 1] == ' '))
+		gv_last_error[--len] = '\0';
+	return 0;
+}
+
+const char *kmag_graphviz_layout_for(size_t nodes)
+{
+	return nodes <= DOT_MAX_NODES ? "dot" : "sfdp";
+}
+
+int kmag_graphviz_check_layout(const char *name, struct kmag_err *err)
+{
+	GVC_t *gvc = gvContext();
+	char **list, known[256] = "";
+	int n = 0, i, found = 0;
+	size_t used = 0;
+
+	if (!gvc)
+		return kmag_err_set(err, ENOMEM, "cannot start Graphviz (out of memory)");
+	list = gvPluginList(gvc, "layout", &n, NULL);
+	for (i = 0; i < n; i++) {
+		/* entries may carry ":plugin" suffixes */
+		char *colon = strchr(list[i], ':');
+
+		if (colon)
+			*colon = '\0';
+		if (!strcmp(list[i], name))
+			found = 1;
+		if (used + strlen(list[i]) + 3 < sizeof(known))
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s",
+						 used ? ", " : "", list[i]);
+		free(list[i]);
+	}
+	free(list);
+	gvFreeContext(gvc);
+	if (found)
+		return 0;
+	return kmag_err_set(err, ENOENT, "unknown layout \"%s\"; Graphviz here knows: %s", name,
+			    known[0] ? known : "none (is libgvc's plugin config installed?)");
+}
+
+/* ---- text helpers ---- */
+
+static void put_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\\':
+			/*
+			 * Graphviz expands \N, \G, ... in HTML text too, and reads past
+			 * the end of a text that ends in a backslash: double it.
+			 */
+			fputs("\\\\", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* Graphviz expands \N, \G, \n, \l ... in labels and tooltips: double backslashes. */
+static void put_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static char *fmt_count(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i, o = 0;
+
+	for (i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static bool is_time_key(enum kmag_sort_key k)
+{
+	return k != KMAG_SORT_CALLS && k != KMAG_SORT_INCOMPLETE && k != KMAG_SORT_NAME;
+}
+
+static const char *key_name(enum kmag_sort_key k)
+{
+	switch (k) {
+	case KMAG_SORT_CALLS:
+		return "calls";
+	case KMAG_SORT_TOTAL:
+		return "total time";
+	case KMAG_SORT_SELF:
+		return "self time";
+	case KMAG_SORT_AVG:
+		return "average time";
+	case KMAG_SORT_MAX:
+		return "longest call";
+	case KMAG_SORT_MIN:
+		return "shortest call";
+	default:
+		return "weight";
+	}
+}
+
+static char *fmt_value(char *buf, size_t len, uint64_t v, enum kmag_sort_key k)
+{
+	return is_time_key(k) ? kmag_format_duration(buf, len, v) : fmt_count(buf, len, v);
+}
+
+static const char *func_name(const struct kmag_graph_doc *d, uint32_t cg_node)
+{
+	const char *s = kmag_symtab_name(d->st, kmag_cg_nodes(d->cg)[cg_node].func);
+
+	return s ? s : "?";
+}
+
+static void hex_color(char out[8], double t, bool *light_text)
+{
+	uint8_t rgb[3];
+	bool light = kmag_heat_rgb(t, rgb);
+
+	snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	if (light_text)
+		*light_text = light;
+}
+
+/* ---- building the graph ---- */
+
+struct gv {
+	Agraph_t *g;
+	Agsym_t *n_label, *n_fill, *n_font, *n_pen, *n_color, *n_tip, *n_peri;
+	Agsym_t *e_label, *e_pen, *e_color, *e_style, *e_tip, *e_weight, *e_font;
+	bool big;		/* force-directed layout of many nodes: no edge labels */
+	bool has_irq;		/* some shown call is an interrupt taken inside the caller */
+	char *buf;		/* scratch text, from open_memstream */
+	size_t len;
+	FILE *f;
+};
+
+static int scratch_begin(struct gv *gv)
+{
+	free(gv->buf);
+	gv->buf = NULL;
+	gv->f = open_memstream(&gv->buf, &gv->len);
+	return gv->f ? 0 : -ENOMEM;
+}
+
+static const char *scratch_end(struct gv *gv)
+{
+	if (fclose(gv->f) || !gv->buf)
+		return NULL;
+	gv->f = NULL;
+	return gv->buf;
+}
+
+static void set_html(struct gv *gv, void *obj, Agsym_t *sym, const char *html)
+{
+	char *h = agstrdup_html(gv->g, (char *)html);
+
+	agxset(obj, sym, h);
+	agstrfree(gv->g, h);
+}
+
+static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n,
+		      const struct kmag_cgview_node *vn)
+{
+	const struct kmag_cg_node *cn = &kmag_cg_nodes(d->cg)[vn->node];
+	const char *name = func_name(d, vn->node), *src = NULL, *text;
+	bool timed = cn->st.timed > 0, light;
+	char fill[8], a[32], b[32], c[32];
+
+	if (d->srcline)
+		src = d->srcline(d->srcline_ctx, cn->func);
+	if (scratch_begin(gv))
+		return -ENOMEM;
+	/* one row per line: rows keep underscores clear of the next line */
+	fputs("<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\"><TR><TD><B>",
+	      gv->f);
+	put_html(gv->f, name);
+	fputs("</B></TD></TR>", gv->f);
+	if (src && *src) {
+		fputs("<TR><TD><FONT POINT-SIZE=\"9\">", gv->f);
+		put_html(gv->f, src);
+		fputs("</FONT></TD></TR>", gv->f);
+	}
+	fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\">%s call%s", fmt_count(a, sizeof(a), cn->st.calls),
+		cn->st.calls == 1 ? "" : "s");
+	if (timed)
+		fprintf(gv->f, " &#183; total %s &#183; self %s",
+			kmag_format_duration(b, sizeof(b), cn->st.total_ns),
+			kmag_format_duration(c, sizeof(c), cn->st.self_ns));
+	fputs("</FONT></TD></TR>", gv->f);
+	if (vn->pruned_callees)
+		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"9\"><I>+%u callee%s pruned</I></FONT></TD></TR>",
+			vn->pruned_callees, vn->pruned_callees == 1 ? "" : "s");
+	fputs("</TABLE>", gv->f);
+	if (!(text = scratch_end(gv)))
+		return -ENOMEM;
+	set_html(gv, n, gv->n_label, text);
+
+	hex_color(fill, vn->heat, &light);
+	agxset(n, gv->n_fill, fill);
+	if (light)
+		agxset(n, gv->n_font, "white");
+	if (vn->flags & KMAG_VIEW_HOT) {
+		agxset(n, gv->n_pen, "3");
+		agxset(n, gv->n_color, "#08306b");
+	}
+	if (vn->flags & KMAG_VIEW_FOCUS)
+		agxset(n, gv->n_peri, "2");
+
+	if (scratch_begin(gv))
+		return -ENOMEM;
+	put_esc(gv->f, name);
+	if (src && *src) {
+		fputs("\n", gv->f);
+		put_esc(gv->f, src);
+	}
+	fprintf(gv->f, "\n%s calls", fmt_count(a, sizeof(a), cn->st.calls));
+	if (timed)
+		fprintf(gv->f, ", total %s, self %s, max %s",
+			kmag_format_duration(a, sizeof(a), cn->st.total_ns),
+			kmag_format_duration(b, sizeof(b), cn->st.self_ns),
+			kmag_format_duration(c, sizeof(c), cn->st.max_ns));
+	if (cn->st.incomplete)
+		fprintf(gv->f, ", %s incomplete", fmt_count(a, sizeof(a), cn->st.incomplete));
+	if (vn->hidden_callees)
+		fprintf(gv->f, "\n%u callee%s not shown", vn->hidden_callees,
+			vn->hidden_callees == 1 ? "" : "s");
+	if (!(text = scratch_end(gv)))
+		return -ENOMEM;
+	agxset(n, gv->n_tip, (char *)text);
+	return 0;
+}
+
+static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *ge,
+		      const struct kmag_cgview_edge *e, double max_w)
+{
+	const struct kmag_cgview_node *vn = kmag_cgview_nodes(d->view);
+	char buf[64], a[32], b[32];
+	const char *text;
+
+	if (e->flags & KMAG_VIEW_BRIDGE) {
+		const uint32_t *chain = kmag_cgview_via(d->view, e);
+		uint32_t i;
+
+		snprintf(buf, sizeof(buf), "via %u hidden", e->via);
+		if (!gv->big)
+			agxset(ge, gv->e_label, buf);
+		agxset(ge, gv->e_style, "dashed");
+		agxset(ge, gv->e_color, (e->flags & KMAG_VIEW_HOT) ? "#cb181d" : "#7f7f7f");
+		agxset(ge, gv->e_font, "#7f7f7f");
+		if (scratch_begin(gv))
+			return -ENOMEM;
+		fputs("via ", gv->f);
+		for (i = 0; chain && i < e->via; i++) {
+			if (i == 6) {
+				fprintf(gv->f, " -> ... (%u more)", e->via - i);
+				break;
+			}
+			fputs(i ? " -> " : "", gv->f);
+			put_esc(gv->f, func_name(d, chain[i]));
+		}
+		if (!(text = scratch_end(gv)))
+			return -ENOMEM;
+		agxset(ge, gv->e_tip, (char *)text);
+	} else {
+		const struct kmag_cg_edge *ce = &kmag_cg_edges(d->cg)[e->edge];
+		/* square root: only the really heavy calls get thick lines */
+		double t = max_w > 0 ? sqrt((double)e->weight / max_w) : 1;
+
+		if (ce->st.timed)
+			snprintf(buf, sizeof(buf), "%s / %s", fmt_count(a, sizeof(a), ce->st.calls),
+				 kmag_format_duration(b, sizeof(b), ce->st.total_ns));
+		else
+			fmt_count(buf, sizeof(buf), ce->st.calls);
+		/* placing thousands of edge labels dominates a big layout; tooltips keep them */
+		if (!gv->big)
+			agxset(ge, gv->e_label, buf);
+		snprintf(buf, sizeof(buf), "%.2f", 0.7 + 4.3 * t + ((e->flags & KMAG_VIEW_HOT) ? 1.5 : 0));
+		agxset(ge, gv->e_pen, buf);
+		if (e->flags & KMAG_VIEW_HOT) {
+			agxset(ge, gv->e_color, "#cb181d");
+		} else if (ce->flags & KMAG_EDGE_IRQ) {
+			/* not a call: an interrupt arrived while the caller ran */
+			agxset(ge, gv->e_color, IRQ_COLOR "b0");
+			agxset(ge, gv->e_font, IRQ_COLOR);
+			gv->has_irq = true;
+		}
+		if (scratch_begin(gv))
+			return -ENOMEM;
+		put_esc(gv->f, func_name(d, vn[e->from].node));
+		fputs(" -> ", gv->f);
+		put_esc(gv->f, func_name(d, vn[e->to].node));
+		fprintf(gv->f, ": %s calls", fmt_count(a, sizeof(a), ce->st.calls));
+		if (ce->flags & KMAG_EDGE_IRQ)
+			fputs(" (in interrupt context)", gv->f);
+		if (!(text = scratch_end(gv)))
+			return -ENOMEM;
+		agxset(ge, gv->e_tip, (char *)text);
+	}
+	if (e->flags & KMAG_VIEW_HOT)
+		agxset(ge, gv->e_weight, "8");	/* keep the hottest path straight */
+	return 0;
+}
+
+/* The title block: input, events and losses, filters, what was left out, heat scale. */
+static int legend(const struct kmag_graph_doc *d, struct gv *gv)
+{
+	const struct kmag_cgview_summary *s = kmag_cgview_summary(d->view);
+	const struct kmag_cg_summary *cs = kmag_cg_summary(d->cg);
+	char a[32], b[32], color[8];
+	const char *text;
+	int i;
+
+	if (scratch_begin(gv))
+		return -ENOMEM;
+	fputs("<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"2\">", gv->f);
+	fputs("<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\"><FONT POINT-SIZE=\"18\"><B>Kernel call graph</B></FONT>",
+	      gv->f);
+	if (d->input) {
+		fputs("<FONT POINT-SIZE=\"14\">  ", gv->f);
+		put_html(gv->f, d->input);
+		fputs("</FONT>", gv->f);
+	}
+	fputs("</TD></TR><TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\"><FONT POINT-SIZE=\"11\">", gv->f);
+	if (d->info) {
+		fprintf(gv->f, "%s, %s tracer &#183; %s events",
+			kmag_input_format_name(d->info->format), kmag_tracer_name(d->info->tracer),
+			fmt_count(a, sizeof(a), d->info->events));
+		if (d->info->lost)
+			fprintf(gv->f, " &#183; %s lost", fmt_count(b, sizeof(b), d->info->lost));
+		else if (d->info->lost_unknown || cs->lost_markers)
+			fputs(" &#183; events lost (count unknown)", gv->f);
+		else
+			fputs(" &#183; none lost", gv->f);
+	}
+	fprintf(gv->f, "<BR/>shown: %zu of %zu functions, %zu calls", s->shown_nodes, s->graph_nodes,
+		s->shown_edges - s->bridges);
+	if (s->bridges)
+		fprintf(gv->f, ", %zu dashed: calls through hidden functions", s->bridges);
+	if (s->hidden[KMAG_HIDE_PRUNED])
+		fprintf(gv->f, "<BR/>pruned: %zu lighter functions (%s %s in all) to keep the graph readable",
+			s->hidden[KMAG_HIDE_PRUNED],
+			fmt_value(a, sizeof(a), s->pruned_weight, d->heat), key_name(d->heat));
+	if (d->filters && *d->filters) {
+		fputs("<BR/>filters: ", gv->f);
+		put_html(gv->f, d->filters);
+	}
+	fputs("</FONT></TD></TR>", gv->f);
+	/* the heat scale: nine swatches labelled at both ends and the middle */
+	fprintf(gv->f, "<TR><TD ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"1\" CELLPADDING=\"1\"><TR>"
+		"<TD><FONT POINT-SIZE=\"11\">heat: %s%s  </FONT></TD>",
+		key_name(d->heat), s->log_scale ? " (log scale)" : "");
+	for (i = 0; i <= 8; i++) {
+		bool light;
+		double t = i / 8.0;
+
+		hex_color(color, t, &light);
+		fprintf(gv->f, "<TD BGCOLOR=\"%s\" WIDTH=\"62\"><FONT POINT-SIZE=\"9\" COLOR=\"%s\">%s</FONT></TD>",
+			color, light ? "white" : "black",
+			fmt_value(a, sizeof(a), kmag_cgview_weight_at(d->view, t), d->heat));
+	}
+	fputs("<TD><FONT POINT-SIZE=\"11\">  ", gv->f);
+	if (s->hot_len > 1)
+		fputs("<FONT COLOR=\"#cb181d\"><B>red arrows</B></FONT>: hottest path", gv->f);
+	if (gv->has_irq)
+		fputs("  <FONT COLOR=\"" IRQ_COLOR "\"><B>blue arrows</B></FONT>: interrupts", gv->f);
+	fputs("</FONT></TD></TR></TABLE></TD></TR></TABLE>", gv->f);
+	if (!(text = scratch_end(gv)))
+		return -ENOMEM;
+	set_html(gv, gv->g, agattr(gv->g, AGRAPH, "label", ""), text);
+	return 0;
+}
+
+static void declare_attrs(struct gv *gv, bool big)
+{
+	Agraph_t *g = gv->g;
+
+	agattr(g, AGRAPH, "fontname", FONT);
+	agattr(g, AGRAPH, "labelloc", "t");
+	agattr(g, AGRAPH, "labeljust", "l");
+	agattr(g, AGRAPH, "outputorder", "edgesfirst");
+	agattr(g, AGRAPH, "pad", "0.3");
+	agattr(g, AGRAPH, "bgcolor", "white");
+	if (big) {
+		agattr(g, AGRAPH, "overlap", "prism");
+		agattr(g, AGRAPH, "splines", "false");
+	} else {
+		agattr(g, AGRAPH, "rankdir", "LR");
+		agattr(g, AGRAPH, "nodesep", "0.15");
+		agattr(g, AGRAPH, "ranksep", "0.6");
+	}
+	agattr(g, AGNODE, "shape", "box");
+	agattr(g, AGNODE, "style", "rounded,filled");
+	agattr(g, AGNODE, "fontname", FONT);
+	agattr(g, AGNODE, "fontsize", "12");
+	agattr(g, AGNODE, "margin", "0.10,0.04");
+	gv->n_label = agattr(g, AGNODE, "label", "");
+	gv->n_fill = agattr(g, AGNODE, "fillcolor", "#ffffcc");
+	gv->n_font = agattr(g, AGNODE, "fontcolor", "black");
+	gv->n_pen = agattr(g, AGNODE, "penwidth", "1");
+	gv->n_color = agattr(g, AGNODE, "color", "#4d4d4d");
+	gv->n_tip = agattr(g, AGNODE, "tooltip", "");
+	gv->n_peri = agattr(g, AGNODE, "peripheries", "1");
+	agattr(g, AGEDGE, "fontname", FONT);
+	agattr(g, AGEDGE, "fontsize", "9");
+	agattr(g, AGEDGE, "arrowsize", "0.6");
+	gv->e_font = agattr(g, AGEDGE, "fontcolor", "#333333");
+	gv->e_label = agattr(g, AGEDGE, "label", "");
+	gv->e_pen = agattr(g, AGEDGE, "penwidth", "1");
+	gv->e_color = agattr(g, AGEDGE, "color", "#4d4d4d99");	/* translucent: crossings stay readable */
+	gv->e_style = agattr(g, AGEDGE, "style", "solid");
+	gv->e_tip = agattr(g, AGEDGE, "tooltip", "");
+	gv->e_weight = agattr(g, AGEDGE, "weight", "1");
+}
+
+static int build(const struct kmag_graph_doc *d, struct gv *gv, bool big)
+{
+	const struct kmag_cgview_node *vn = kmag_cgview_nodes(d->view);
+	const struct kmag_cgview_edge *ve = kmag_cgview_edges(d->view);
+	size_t nn = kmag_cgview_nr_nodes(d->view), ne = kmag_cgview_nr_edges(d->view), i;
+	Agnode_t **nodes = calloc(nn + 1, sizeof(*nodes));
+	double max_w = 0;
+	int ret = -ENOMEM;
+
+	if (!nodes)
+		return -ENOMEM;
+	gv->g = agopen("kmag", Agdirected, NULL);
+	if (!gv->g)
+		goto out;
+	gv->big = big;
+	declare_attrs(gv, big);
+	for (i = 0; i < nn; i++) {
+		char id[24];
+
+		snprintf(id, sizeof(id), "n%zu", i);
+		nodes[i] = agnode(gv->g, id, 1);
+		if (!nodes[i] || node_attrs(d, gv, nodes[i], &vn[i]))
+			goto out;
+	}
+	for (i = 0; i < ne; i++)
+		if (!(ve[i].flags & KMAG_VIEW_BRIDGE) && (double)ve[i].weight > max_w)
+			max_w = (double)ve[i].weight;
+	for (i = 0; i < ne; i++) {
+		Agedge_t *e = agedge(gv->g, nodes[ve[i].from], nodes[ve[i].to], NULL, 1);
+
+		if (!e || edge_attrs(d, gv, e, &ve[i], max_w))
+			goto out;
+	}
+	ret = legend(d, gv);
+out:
+	free(nodes);
+	return ret;
+}
+
+/* How far the laid-out graph's shape is from a screen's: |ln(aspect / 16:10)|. */
+static double shape_penalty(Agraph_t *g)
+{
+	boxf bb = GD_bb(g);	/* the layout's bounding box (the "bb" attribute comes later) */
+	double w = bb.UR.x - bb.LL.x, h = bb.UR.y - bb.LL.y;
+
+	if (!(w > 0 && h > 0))
+		return 1e9;
+	return fabs(log(w / h / SCREEN_ASPECT));
+}
+
+/*
+ * Lays @g out. Deep call chains are wide left to right and broad fan-outs
+ * tall top-down; for small dot graphs both are tried and the shape closer to
+ * a screen's kept, so the picture reads at 100% without endless scrolling.
+ */
+static int layout(GVC_t *gvc, Agraph_t *g, const char *engine, size_t nodes)
+{
+	Agsym_t *rankdir;
+	double lr;
+
+	if (strcmp(engine, "dot") || nodes > BOTH_WAYS_MAX)
+		return gvLayout(gvc, g, engine);
+	rankdir = agattr(g, AGRAPH, "rankdir", "LR");
+	if (gvLayout(gvc, g, engine))
+		return -1;
+	lr = shape_penalty(g);
+	gvFreeLayout(gvc, g);
+	agxset(g, rankdir, "TB");
+	if (gvLayout(gvc, g, engine))
+		return -1;
+	if (shape_penalty(g) <= lr)
+		return 0;
+	gvFreeLayout(gvc, g);
+	agxset(g, rankdir, "LR");
+	return gvLayout(gvc, g, engine);
+}
+
+int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const char *format,
+			 struct kmag_err *err)
+{
+	size_t nn = kmag_cgview_nr_nodes(d->view);
+	const char *engine = d->layout ? d->layout : kmag_graphviz_layout_for(nn);
+	bool text = !strcmp(format, "dot"), created = false;
+	struct gv gv = { 0 };
+	GVC_t *gvc = NULL;
+	FILE *out = NULL;
+	int ret;
+
+	if (strcmp(format, "dot") && strcmp(format, "svg") && strcmp(format, "png") &&
+	    strcmp(format, "pdf"))
+		return kmag_err_set(err, EINVAL, "cannot write a graph as \"%s\" (choose pdf, png, svg or dot)",
+				    format);
+	if (!nn)
+		return kmag_err_set(err, EINVAL, "no function to draw");
+	gv_last_error[0] = '\0';
+	agseterr(AGERR);	/* warnings (e.g. "scaling to fit") stay quiet */
+	agseterrf(gv_error);
+	ret = build(d, &gv, strcmp(engine, "dot") != 0);
+	if (ret) {
+		kmag_err_set(err, -ret, "out of memory while building the graph");
+		goto out;
+	}
+	out = fopen(path, "we");
+	if (!out) {
+		ret = kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
+		goto out;
+	}
+	created = true;
+	if (text) {
+		if (agwrite(gv.g, out) != 0)
+			ret = kmag_err_set(err, EIO, "cannot write %s", path);
+	} else {
+		gvc = gvContext();
+		if (!gvc) {
+			ret = kmag_err_set(err, ENOMEM, "cannot start Graphviz (out of memory)");
+			goto out;
+		}
+		if (layout(gvc, gv.g, engine, nn) != 0) {
+			ret = kmag_err_set(err, EINVAL, "Graphviz layout \"%s\" failed%s%s", engine,
+					   gv_last_error[0] ? ": " : "", gv_last_error);
+			goto out;
+		}
+		if (gvRender(gvc, gv.g, format, out) != 0)
+			ret = kmag_err_set(err, EIO,
+					   "Graphviz cannot write %s%s%s (are its cairo plugins installed? libgvc6)",
+					   format, gv_last_error[0] ? ": " : "", gv_last_error);
+		gvFreeLayout(gvc, gv.g);
+	}
+	if (fclose(out) && !ret)
+		ret = kmag_err_set(err, errno, "cannot write %s: %s", path, strerror(errno));
+	out = NULL;
+out:
+	if (out)
+		fclose(out);
+	if (ret && created)
+		remove(path);	/* no half-written picture */
+	if (gv.f)
+		fclose(gv.f);
+	free(gv.buf);
+	if (gv.g)
+		agclose(gv.g);
+	if (gvc)
+		gvFreeContext(gvc);
+	agseterrf(NULL);
+	return ret;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render-util.h - helpers shared by the renderers in render/ (not public API).
+ */
+#ifndef KMAG_RENDER_RENDER_H
+#define KMAG_RENDER_RENDER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Writes @s with XML/HTML special characters (& < > " ') escaped. NULL = "". */
+void render_fput_xml(FILE *out, const char *s);
+/* Writes @len bytes of @data as is. */
+void render_fput_bytes(FILE *out, const char *data, size_t len);
+/* Formats @v with thousands separators ("1,234,567") into @buf; returns @buf. */
+char *render_fmt_count(char *buf, size_t len, uint64_t v);
+/* Returns 0, or -EIO when @out has seen a write error. */
+int render_status(FILE *out);
+
+#endif /* KMAG_RENDER_RENDER_H */

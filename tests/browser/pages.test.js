@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+// pages.test.js - drives Debian's chromium (through playwright-core) over the
+// pages kmag writes: the HTML explorer of a function_graph fixture, a diff
+// page, a page of a trace with markup in a function name, and the flame-graph
+// SVG. Every page is opened from file:// with the network blocked; any
+// console error, page error, dialog or non-file request fails the test.
+// Output is TAP. Screenshots go to $KMAG_SHOTS (to look at).
+//
+// Environment: KMAG (binary), FIXTURE_FG, FIXTURE_FG_BASE, FIXTURE_LOST (traces),
+// KMAG_NODE_MODULES (where `npm ci` put playwright-core), KMAG_SHOTS,
+// KMAG_CHROMIUM (default /usr/bin/chromium).
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { execFileSync } = require("child_process");
+const { chromium } = require(path.join(process.env.KMAG_NODE_MODULES, "playwright-core"));
+
+let n = 0, failed = 0;
+function ok(cond, desc, detail) {
+	n++;
+	if (cond) {
+		console.log(`ok ${n} - ${desc}`);
+	} else {
+		failed++;
+		console.log(`not ok ${n} - ${desc}`);
+		if (detail !== undefined)
+			console.log("# " + String(detail).split("\n").join("\n# "));
+	}
+}
+function note(s) { console.log("# " + s); }
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "kmag-browser-"));
+const shots = process.env.KMAG_SHOTS || work;
+fs.mkdirSync(shots, { recursive: true });
+function kmag(args) { execFileSync(process.env.KMAG, args, { stdio: ["ignore", "ignore", "pipe"] }); }
+
+const EVIL = "</script><b>x</b>&\"'";
+function writeEvilTrace(file) {
+	fs.writeFileSync(file, [
+		"# tracer: function_graph", "#",
+		"  100.000000 |   0)   bash-123    |               |  ksys_read() {",
+		`  100.000003 |   0)   bash-123    |   1.000 us    |    ${EVIL}();`,
+		"  100.000004 |   0)   bash-123    |   0.500 us    |    fdget_pos();",
+		"  100.000009 |   0)   bash-123    |   9.000 us    |  }", ""].join("\n"));
+}
+
+// Opens @file in a fresh page, recording everything that must not happen.
+async function open(ctx, file, query) {
+	const page = await ctx.newPage();
+	const problems = [];
+	page.on("console", (m) => { if (m.type() === "error") problems.push("console error: " + m.text()); });
+	page.on("pageerror", (e) => problems.push("page error: " + e.message));
+	page.on("dialog", async (d) => { problems.push("dialog: " + d.message()); await d.dismiss(); });
+	page.on("request", (r) => { if (!r.url().startsWith("file:")) problems.push("request: " + r.url()); });
+	await page.goto("file://" + file + (query || ""));
+	return { page, problems };
+}
+
+// Milliseconds from navigation start until the page's script had built everything.
+async function readyMs(page) {
+	return page.evaluate(() => Math.round(+document.body.getAttribute("data-ready-ms")));
+}
+
+async function nodeNames(page) {
+	return page.$$eval("#viewport g.node[data-name]", (gs) => gs.map((g) => g.getAttribute("data-name")));
+}
+async function text(page, sel) { return (await page.textContent(sel)).trim(); }
+async function relNames(page, id) {
+	return page.$$eval(`#${id} li[data-name]`, (lis) => lis.map((li) => li.getAttribute("data-name")));
+}
+
+async function testExplorer(ctx) {
+	const html = path.join(work, "explorer.html"), map = path.join(work, "seed.map");
+	fs.writeFileSync(map, ["generic_perform_write|mm/filemap.c", "shmem_write_begin|mm/shmem.c",
+			       "shmem_write_end|mm/shmem.c", "ksys_write|fs/read_write.c",
+			       "vfs_write|fs/read_write.c", ""].join("\n"));
+	kmag(["html", "--symbol-file-path", map, "-o", html, process.env.FIXTURE_FG]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	note(`explorer page ready ${await readyMs(page)} ms after navigation start (${fs.statSync(html).size} bytes)`);
+	ok((await page.title()).includes("diff-fg-tmpfs"), "the explorer page loads with its title");
+	ok((await text(page, "#details-name")).length > 0, "a function is in focus at start");
+	ok((await nodeNames(page)).length >= 2, "the start graph shows it with neighbours");
+
+	await page.fill("#search", "generic_perf");
+	await page.waitForSelector("#completions li[data-name='generic_perform_write']");
+	ok(true, "completion offers generic_perform_write for \"generic_perf\"");
+	await page.press("#search", "Enter");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
+	ok(true, "Enter focuses it");
+	ok((await page.evaluate(() => location.hash)) === "#fn=generic_perform_write", "the focus is in the URL");
+	let names = await nodeNames(page);
+	ok(names.includes("__generic_file_write_iter"), "the graph shows its caller", names.join(" "));
+	ok(names.includes("shmem_write_begin") && names.includes("shmem_write_end"), "and its callees", names.join(" "));
+	ok((await relNames(page, "callers")).includes("__generic_file_write_iter"), "the callers list names the caller");
+	ok(await text(page, "#details-source") === "mm/filemap.c", "its source file is shown");
+	ok((await relNames(page, "callees")).includes("shmem_write_begin"), "the callees list names the callee");
+	ok(await page.$eval("#viewport g.node.focus", (g) => g.getAttribute("data-name")) === "generic_perform_write",
+	   "the focused function is marked in the graph");
+
+	await page.click("#viewport g.node[data-name='shmem_write_begin']");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "shmem_write_begin");
+	ok(true, "clicking a node in the graph focuses it");
+	ok((await relNames(page, "callers")).includes("generic_perform_write"), "its callers are shown");
+	await page.click("#back");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
+	ok(true, "Back returns to the previous function");
+
+	await page.fill("#depth-up", "3");
+	await page.dispatchEvent("#depth-up", "change");
+	names = await nodeNames(page);
+	ok(names.includes("vfs_write"), "callers depth 3 reaches vfs_write", names.join(" "));
+
+	const before = await page.getAttribute("#viewport", "transform");
+	const box = await page.$eval("#graph", (s) => { const r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+	await page.mouse.move(box[0], box[1]);
+	await page.mouse.wheel(0, -400);
+	ok(await page.getAttribute("#viewport", "transform") !== before, "the wheel zooms the graph");
+
+	ok(await page.$$eval("#table-body tr", (trs) => trs.length) === 60, "the table starts with a screenful of rows");
+	await page.click("#more");
+	ok(await page.$$eval("#table-body tr", (trs) => trs.length) === 248, "Show more lists the rest");
+	ok(await page.isHidden("#more"), "and then goes away");
+	await page.click("#table-head th[data-key='calls']");
+	const first = await page.$$eval("#table-body tr:first-child td", (tds) => tds.map((t) => t.textContent));
+	const maxCalls = await page.evaluate(() => {
+		const d = JSON.parse(document.getElementById("kmag-data").textContent);
+		return Math.max.apply(null, d.fn.calls);
+	});
+	ok(first[1].replace(/,/g, "") === String(maxCalls), "sorting by calls puts the most called first", first.join(" | "));
+	await page.fill("#name-filter", "shmem_");
+	await page.waitForFunction(() => /^\d+ of/.test(document.getElementById("table-info").textContent) &&
+		Array.from(document.querySelectorAll("#table-body tr")).every((tr) => tr.dataset.name.includes("shmem_")));
+	const rows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name));
+	ok(rows.length > 3 && rows.every((r) => r.includes("shmem_")), "the name filter keeps matching rows only", rows.join(" "));
+	await page.fill("#name-filter", "");
+	await page.fill("#path-filter", "/mm");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length === 3);
+	let srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
+	ok(srcRows.join(" ") === "generic_perform_write shmem_write_begin shmem_write_end",
+	   "the path filter /mm keeps the functions from mm/", srcRows.join(" "));
+	await page.fill("#path-filter", "fs/*_write.c");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length === 2);
+	srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
+	ok(srcRows.join(" ") === "ksys_write vfs_write", "a glob path filter works too", srcRows.join(" "));
+	await page.fill("#path-filter", "");
+	await page.fill("#name-filter", "shmem_");
+	await page.waitForFunction(() => document.getElementById("table-body").children.length > 3);
+	await page.click("#table-body tr[data-name='shmem_write_end']");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "shmem_write_end");
+	ok(true, "clicking a table row focuses the function");
+	await page.click("#viewport g.node[data-name='generic_perform_write']");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
+	await page.click("#fit");
+	await page.screenshot({ path: path.join(shots, "explorer.png") });
+	const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+	ok(wide <= 0, "the page does not scroll sideways", wide + " px too wide");
+	ok(problems.length === 0, "no console errors, dialogs or network requests", problems.join("\n"));
+	await page.close();
+}
+
+async function testEscaping(ctx) {
+	const trace = path.join(work, "evil.txt"), html = path.join(work, "evil.html");
+	writeEvilTrace(trace);
+	kmag(["html", "-o", html, trace]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	await page.fill("#search", "</scr");
+	await page.waitForSelector("#completions li[data-name]");
+	await page.press("#search", "Enter");
+	await page.waitForFunction((evil) => document.getElementById("details-name").textContent === evil, EVIL);
+	ok(true, "a name with markup is found by search and shown as text");
+	ok(await page.$$eval("b", (bs) => bs.filter((b) => b.textContent === "x").length) === 0,
+	   "no element was made from it");
+	ok((await nodeNames(page)).includes(EVIL), "the graph labels it as text");
+	ok(problems.length === 0, "and nothing ran from it", problems.join("\n"));
+	await page.close();
+}
+
+async function testLost(ctx) {
+	const html = path.join(work, "lost.html");
+	kmag(["html", "-o", html, process.env.FIXTURE_LOST]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	ok(await page.isVisible("#lost"), "a trace with lost events shows the banner");
+	const lost = await text(page, "#lost");
+	ok(/CPU0: [\d,]+ events lost \([\d.]+%\)/.test(lost) && /CPU1: /.test(lost), "per CPU, with counts", lost);
+	ok(problems.length === 0, "no errors on the lost-events page", problems.join("\n"));
+	await page.close();
+}
+
+async function testDiff(ctx) {
+	const html = path.join(work, "diff.html");
+	kmag(["diff", "-F", "html", "-o", html, process.env.FIXTURE_FG_BASE, process.env.FIXTURE_FG]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	note(`diff page ready ${await readyMs(page)} ms after navigation start`);
+	await page.fill("#search", "ksys_write");
+	await page.press("#search", "Enter");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "ksys_write");
+	const stats = await text(page, "#details-stats");
+	ok(/grew/.test(stats) && /17 \u2192 34/.test(stats), "ksys_write is shown as grown, 17 \u2192 34 calls", stats);
+	ok(await page.$eval("#viewport g.node[data-name='vfs_write']", (g) => g.classList.contains("grew")),
+	   "its callee vfs_write is drawn as grown");
+	await page.fill("#depth-down", "3");
+	await page.dispatchEvent("#depth-down", "change");
+	ok(await page.$eval("#viewport g.node[data-name='generic_file_write_iter']", (g) => g.classList.contains("added")),
+	   "the new generic_file_write_iter is drawn as added");
+	ok(await page.$$eval("#viewport path.edge.grow", (p) => p.length) > 0, "growing calls are drawn red");
+	await page.selectOption("#status-filter", "3");
+	await page.waitForFunction(() => Array.from(document.querySelectorAll("#table-body tr")).every((tr) =>
+		tr.children[1].textContent === "added"));
+	const added = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name));
+	ok(added.includes("generic_perform_write") && added.includes("shmem_write_begin"),
+	   "the status filter lists the added functions", added.slice(0, 12).join(" "));
+	await page.selectOption("#status-filter", "");
+	await page.screenshot({ path: path.join(shots, "diff.png") });
+	ok(problems.length === 0, "no console errors, dialogs or network requests", problems.join("\n"));
+	await page.close();
+}
+
+async function testFlame(ctx) {
+	const svg = path.join(work, "flame.svg");
+	kmag(["flame", "-o", svg, process.env.FIXTURE_FG]);
+	let { page, problems } = await open(ctx, svg);
+	await page.waitForFunction(() => typeof kf !== "undefined" && kf.frames.length > 0);
+	const frames = await page.evaluate(() => kf.frames.length);
+	ok(frames > 100, `the flame graph has ${frames} frames`);
+	const g = await page.$("xpath=//*[local-name()='g'][*[local-name()='title'][starts-with(text(),'vfs_write\n')]]");
+	await g.hover();
+	ok(/^vfs_write .*calls/.test(await text(page, "#details")), "hovering a frame shows its calls and time",
+	   await text(page, "#details"));
+	await g.click();
+	const w = await page.evaluate(() => {
+		const f = kf.frames.find((x) => x.name === "vfs_write");
+		return [+f.r.getAttribute("width"), kf.W - 2 * kf.pad];
+	});
+	ok(Math.abs(w[0] - w[1]) < 1, "clicking it zooms it to the full width", w.join(" vs "));
+	ok(!(await page.getAttribute("#unzoom", "class")).includes("hide"), "and offers Reset Zoom");
+	await page.screenshot({ path: path.join(shots, "flame-zoomed.png") });
+	ok(problems.length === 0, "no errors in the flame graph", problems.join("\n"));
+	await page.close();
+	({ page, problems } = await open(ctx, svg, "?s=shmem_"));
+	await page.waitForFunction(() => /Matched/.test(document.getElementById("matched").textContent));
+	const m = await text(page, "#matched");
+	const pct = parseFloat(m.replace(/^Matched: /, ""));
+	ok(pct > 0 && pct < 100, "searching shmem_ highlights a share of the graph", m);
+	ok(await page.evaluate(() => kf.frames.some((f) => f.r.getAttribute("fill") === "rgb(230,0,230)")),
+	   "matching frames are highlighted");
+	await page.screenshot({ path: path.join(shots, "flame-search.png") });
+	ok(problems.length === 0, "no errors while searching", problems.join("\n"));
+	await page.close();
+}
+
+async function main() {
+	const ctx = await chromium.launchPersistentContext(path.join(work, "profile"), {
+		executablePath: process.env.KMAG_CHROMIUM || "/usr/bin/chromium",
+		headless: true,
+		args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+		       "--disable-sync", "--no-first-run"],
+		viewport: { width: 1400, height: 1000 },
+	});
+	try {
+		await testExplorer(ctx);
+		await testEscaping(ctx);
+		await testLost(ctx);
+		await testDiff(ctx);
+		await testFlame(ctx);
+	} catch (e) {
+		ok(false, "the browser tests ran to the end", e.stack);
+	} finally {
+		await ctx.close();
+		fs.rmSync(work, { recursive: true, force: true });
+	}
+	note(`screenshots in ${shots}`);
+	console.log(`1..${n}`);
+	process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+	console.log("not ok 1 - could not start the browser");
+	console.log("# " + String(e.stack).split("\n").join("\n# "));
+	console.log("1..1");
+	process.exit(1);
+});

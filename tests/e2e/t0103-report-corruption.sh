@@ -1,0 +1,123 @@
+#!/bin/bash
+# trace.dat files cut at every section boundary, damaged compressed data,
+# absurd counts and names: one error line, exit 1, never a crash (the suite
+# also runs under ASan/UBSan and valgrind).
+. "$(dirname "$0")/lib.sh"
+
+v7=$TRACES/fg-filtered.dat
+v6=$(fixture_trace fg-sched-v6.dat)
+
+# every v7 section start and end, and the start of each CPU's data
+python3 - "$v7" >"$T/cuts" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+i = 10 + 2 + 1 + 1 + 4
+i = b.index(0, i) + 1
+i = b.index(0, i) + 1
+i += 8
+cuts = set()
+while i + 16 <= len(b):
+    sid, flags, _, size = struct.unpack_from('<HHIQ', b, i)
+    cuts.update((i, i + 1, i + 16, i + 16 + size - 1))
+    i += 16 + size
+print('\n'.join(str(c) for c in sorted(cuts) if 0 < c < len(b)))
+PY
+n=0
+while read -r cut; do
+	head -c "$cut" "$v7" >"$T/cut.dat"
+	"$KMAG" report "$T/cut.dat" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -q 'trace.dat' "$T/err"; then
+		t_fail "v7 cut at section boundary $cut" "exit $rc" "$(head -3 "$T/err")"
+	fi
+	n=$((n + 1))
+done <"$T/cuts"
+t_eq "v7 cut at each of $n section boundaries: one error line, exit 1" 0 "$T_FAILED"
+
+# v6: the metadata is sequential; cut inside each part (header page, formats,
+# kallsyms, printk, cmdlines, options, CPU table, data)
+size=$(stat -c %s "$v6")
+fails=$T_FAILED
+for cut in 12 30 60 200 600 2000 6000 20000 40000 60000 $((size - 8192)) $((size - 100)); do
+	[ "$cut" -lt "$size" ] || continue
+	head -c "$cut" "$v6" >"$T/cut.dat"
+	"$KMAG" report "$T/cut.dat" >/dev/null 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$T/err")" -ne 1 ]; then
+		t_fail "v6 cut at $cut" "exit $rc" "$(head -3 "$T/err")"
+	fi
+done
+t_eq "v6 cut inside every part: one error line, exit 1" "$fails" "$T_FAILED"
+
+# a zstd chunk of CPU data that does not decompress
+python3 - "$v7" "$T/badchunk.dat" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+i = 10 + 2 + 1 + 1 + 4
+i = b.index(0, i) + 1
+i = b.index(0, i) + 1
+i += 8
+while i + 16 <= len(b):
+    sid, flags, _, size = struct.unpack_from('<HHIQ', b, i)
+    if sid == 3:   # flyrecord data: find the first page-aligned CPU block after the header
+        j = (i + 16 + 4095) // 4096 * 4096
+        count, csize, usize = struct.unpack_from('<III', b, j)
+        for k in range(j + 12 + 8, j + 12 + min(csize, 64)):
+            b[k] ^= 0x5a
+        break
+    i += 16 + size
+open(sys.argv[2], 'wb').write(b)
+PY
+t_exit "damaged zstd chunk: exit 1, one line" 1 "$KMAG" report "$T/badchunk.dat"
+t_grep "the error names the chunk" 'CPU [0-9]+ chunk at offset [0-9]+ fails to decompress' "$T/err"
+
+# a chunk count claiming far more chunks than the file holds
+python3 - "$v7" "$T/chunks.dat" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+i = 10 + 2 + 1 + 1 + 4
+i = b.index(0, i) + 1
+i = b.index(0, i) + 1
+i += 8
+while i + 16 <= len(b):
+    sid, flags, _, size = struct.unpack_from('<HHIQ', b, i)
+    if sid == 3:
+        j = (i + 16 + 4095) // 4096 * 4096
+        struct.pack_into('<I', b, j, 0xffffffff)
+        break
+    i += 16 + size
+open(sys.argv[2], 'wb').write(b)
+PY
+t_exit "absurd chunk count: exit 1, one line" 1 "$KMAG" report "$T/chunks.dat"
+
+# a 1 MB function name in text input is handled (not a crash, not truncated)
+python3 -c '
+import sys
+name = "f" * (1 << 20)
+sys.stdout.write("# tracer: function\n")
+sys.stdout.write("  ls-97 [000] ..... 1.000000: %s <-ksys_read\n" % name)
+sys.stdout.write("  ls-97 [000] ..... 1.000001: vfs_read <-ksys_read\n")' >"$T/longname.txt"
+t_exit "a 1 MB function name" 0 "$KMAG" report --format json "$T/longname.txt"
+t_ok "the long name is kept whole" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert max(len(f["name"]) for f in r["functions"]) == 1 << 20' "$T/out"
+python3 -c 'import sys; sys.stdout.write("# tracer: function\n" + "x" * (20 << 20) + "\n")' >"$T/hugeline.txt"
+t_exit "a 20 MB line: exit 1, one line" 1 "$KMAG" report "$T/hugeline.txt"
+t_grep "the error says the line is too long" 'longer than 16 MB' "$T/err"
+
+# hostile names are escaped in JSON and CSV
+printf '# tracer: function\n  ls-97 [000] ..... 1.0: "a,b"\\x01<c> <-=cmd|calc\n' >"$T/hostile.txt"
+printf '# tracer: function\n  ls-97 [000] ..... 1.0: a"b,c <-=cmd\n' >"$T/hostile.txt"
+t_exit "hostile names (json)" 0 "$KMAG" report --format json "$T/hostile.txt"
+t_ok "json parses and keeps the names" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+names={f["name"] for f in r["functions"]}
+assert "a\"b,c" in names and "=cmd" in names, names' "$T/out"
+t_exit "hostile names (csv)" 0 "$KMAG" report --format csv "$T/hostile.txt"
+t_ok "csv parses, formula prefix neutralised" python3 -c '
+import csv,sys
+rows={r["function"] for r in csv.DictReader(open(sys.argv[1]))}
+assert "a\"b,c" in rows and "'"'"'=cmd" in rows, rows' "$T/out"
+t_done

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# run.sh - build the libFuzzer targets with clang (ASan + UBSan) and run each.
+#
+#   tests/fuzz/run.sh [--seconds N] [--jobs N] [--only TARGET] [--summary FILE.json]
+#
+# Default 60 s per target (the test suite's short run); for a long run use
+# e.g. --seconds 3600. Seeds come from tests/fuzz/corpus/<target> (regenerate
+# with tests/fuzz/make-seeds.py) and tests/fuzz/regressions/<target>; new
+# interesting inputs go to build-fuzz/corpus/<target> (not the repository).
+# A crash, leak or timeout is written to build-fuzz/artifacts/ and fails the
+# target: minimise it and keep it in tests/fuzz/regressions/<target>/, where
+# the normal test suite replays it (suite fuzz-replay).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SECONDS_PER=60 JOBS=1 ONLY="" SUMMARY=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--seconds) SECONDS_PER=$2; shift 2 ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--only) ONLY=$2; shift 2 ;;
+	--summary) SUMMARY=$2; shift 2 ;;
+	*) echo "usage: tests/fuzz/run.sh [--seconds N] [--jobs N] [--only TARGET] [--summary FILE]" >&2; exit 2 ;;
+	esac
+done
+B=build-fuzz
+command -v clang >/dev/null || { echo "run.sh: clang is missing (apt-get install clang libclang-rt-dev)" >&2; exit 1; }
+if [ ! -f $B/build.ninja ]; then
+	CC=clang meson setup $B -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debugoptimized >/dev/null || exit 1
+fi
+ninja -C $B $(for t in tracedat text symmap pages dwarf select; do echo tests/fuzz/fuzz-$t; done) >/dev/null || exit 1
+mkdir -p $B/artifacts
+results=()
+status=0
+for t in tracedat text symmap pages dwarf select; do
+	[ -n "$ONLY" ] && [ "$ONLY" != "$t" ] && continue
+	mkdir -p $B/corpus/$t
+	log=$B/fuzz-$t.log
+	echo "fuzz-$t: ${SECONDS_PER}s"
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$B/tests/fuzz/fuzz-$t -max_total_time="$SECONDS_PER" -timeout=20 -rss_limit_mb=3072 \
+		-max_len=262144 $([ "$JOBS" -gt 1 ] && echo "-jobs=$JOBS -workers=$JOBS") -print_final_stats=1 \
+		-artifact_prefix=$B/artifacts/$t- \
+		$B/corpus/$t tests/fuzz/corpus/$t tests/fuzz/regressions/$t >"$log" 2>&1
+	rc=$?
+	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END{print s+0}')
+	if [ $rc -eq 0 ]; then
+		echo "fuzz-$t: ok, $execs runs"
+		results+=("{\"name\": \"$t\", \"ok\": true, \"execs\": $execs}")
+	else
+		why=$(grep -m1 -E 'ERROR: |SUMMARY: |Test unit written' "$log" | tr '"\\' "''")
+		echo "fuzz-$t: FAILED ($why); see $log"
+		results+=("{\"name\": \"$t\", \"ok\": false, \"execs\": $execs, \"why\": \"$why\"}")
+		status=1
+	fi
+done
+if [ -n "$SUMMARY" ]; then
+	(IFS=,; echo "{\"targets\": [${results[*]}]}") >"$SUMMARY"
+fi
+exit $status
