@@ -51,11 +51,12 @@ lost() {
 	trace-cmd report --stat "$1" 2>/dev/null |
 		awk -F': *' '$1 == "overrun" || $1 == "commit overrun" || $1 == "dropped events" { s += $2 } END { print s + 0 }'
 }
-cpu() { awk '$1 == "cpu" { printf "%.2f", $2 }' "$1"; }
+cpu() { awk -v k="$2" '$1 == k { printf "%.2f", $2 }' "$1"; }
 
 echo "kernel $(cat "$O/vm-info.txt" | sed -n 's/^kernel_version=//p'), 2 vCPUs (TCG), -b $buf KiB/CPU, $dur s per recording"
-printf '| %-7s | %-9s | %3s | %10s | %10s | %7s | %9s | %8s |\n' scenario recorder run captured lost "lost %" "size MB" "CPU s"
-printf '|%s|\n' "---------|-----------|-----|------------|------------|---------|-----------|----------"
+printf '| %-7s | %-9s | %3s | %10s | %10s | %7s | %9s | %11s | %9s |\n' scenario recorder run captured lost "lost %" \
+	"size MB" "capture CPU" "total CPU"
+printf '|%s|\n' "---------|-----------|-----|------------|------------|---------|-----------|-------------|-----------"
 for s in $scenarios; do
 	for r in $(seq "$runs"); do
 		for tool in kmag trace-cmd; do
@@ -66,9 +67,10 @@ for s in $scenarios; do
 			fi
 			c=$(captured "$f")
 			l=$(lost "$f")
-			printf '| %-7s | %-9s | %3s | %10s | %10s | %6.2f%% | %9.2f | %8s |\n' "$s" "$tool" "$r" \
+			printf '| %-7s | %-9s | %3s | %10s | %10s | %6.2f%% | %9.2f | %9s s | %7s s |\n' "$s" "$tool" "$r" \
 				"$c" "$l" "$(awk -v c="$c" -v l="$l" 'BEGIN { print (c + l) ? 100 * l / (c + l) : 0 }')" \
-				"$(awk -v b="$(stat -c %s "$f")" 'BEGIN { print b / 1e6 }')" "$(cpu "$O/$s-$tool-$r.time")"
+				"$(awk -v b="$(stat -c %s "$f")" 'BEGIN { print b / 1e6 }')" \
+				"$(cpu "$O/$s-$tool-$r.time" capture)" "$(cpu "$O/$s-$tool-$r.time" cpu)"
 		done
 	done
 done
