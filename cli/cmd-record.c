@@ -25,6 +25,8 @@ static const char record_usage[] =
 	"                            function, or nop (only the -e events)\n"
 	"  -l, --func GLOB           trace only matching functions (repeatable); globs\n"
 	"                            like 'vfs_*', '*swap*', ':mod:ext4', 'ext4_*:mod:ext4'\n"
+	"      --func-list FILE      trace only the functions named in FILE (one per\n"
+	"                            line, # comments); with -l: those too\n"
 	"  -n, --notrace GLOB        never trace matching functions (repeatable)\n"
 	"  -g, --graph GLOB          function_graph: record only what these functions\n"
 	"                            call (repeatable)\n"
@@ -69,6 +71,7 @@ enum {
 	OPT_COMPRESSION,
 	OPT_FILE_VERSION,
 	OPT_TOP,
+	OPT_FUNC_LIST,
 };
 
 static void *grow(void *arr, size_t n, size_t elem);
@@ -104,6 +107,41 @@ static void *grow(void *arr, size_t n, size_t elem)
 		goto out;      \
 	} while (0)
 #define USAGE(...) BAIL(cli_usage_error("record", __VA_ARGS__))
+
+/*
+ * --func-list FILE: function names, one per line (blanks and # comments
+ * ignored), appended to @names; the text stays in *@buf (one file only).
+ */
+static int read_names(const char *path, struct strvec *names, char **buf)
+{
+	FILE *f;
+	size_t cap = 0;
+	ssize_t n;
+	char *line, *p;
+
+	if (*buf)
+		return cli_usage_error("record", "give --func-list once");
+	f = fopen(path, "re");
+	if (!f)
+		return cli_error("cannot read --func-list %s: %s", path, strerror(errno));
+	n = getdelim(buf, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(*buf);
+		*buf = strdup("");
+		if (!*buf)
+			return cli_error("out of memory");
+	}
+	for (line = strtok_r(*buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
+		line += strspn(line, " \t");
+		line[strcspn(line, " \t\r#")] = '\0';
+		if (*line)
+			strvec_push(names, line);
+	}
+	if (!names->n)
+		return cli_error("--func-list %s names no function", path);
+	return 0;
+}
 
 static volatile sig_atomic_t stop_signal;
 
@@ -253,6 +291,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "tracer", required_argument, NULL, 'p' },
 		{ "func", required_argument, NULL, 'l' },
+		{ "func-list", required_argument, NULL, OPT_FUNC_LIST },
 		{ "notrace", required_argument, NULL, 'n' },
 		{ "graph", required_argument, NULL, 'g' },
 		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
@@ -270,11 +309,12 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		{ "top-instance", no_argument, NULL, OPT_TOP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
-		/* issue 5 adds --filter-filepath here: it expands into more -l globs */
+		/* issue 5 adds --filter-filepath here: it fills func_names, as --func-list */
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kmag_record_opts o = { .output = "trace.dat" };
-	struct strvec funcs = { 0 }, notrace = { 0 }, graph = { 0 };
+	struct strvec funcs = { 0 }, notrace = { 0 }, graph = { 0 }, names = { 0 };
+	char *name_buf = NULL;
 	struct kmag_rec_event *events = NULL;
 	size_t nr_events = 0;
 	pid_t *pids = NULL;
@@ -305,6 +345,11 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		case 'l':
 			strvec_push(&funcs, optarg);
+			break;
+		case OPT_FUNC_LIST:
+			ret = read_names(optarg, &names, &name_buf);
+			if (ret)
+				BAIL(ret);
 			break;
 		case 'n':
 			strvec_push(&notrace, optarg);
@@ -398,12 +443,14 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
 						o.tracer == KMAG_REC_TRACER_NONE))
 		USAGE("-g and --max-graph-depth need -p function_graph");
-	if ((funcs.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
-		USAGE("-l and -n need a function tracer, not -p nop");
+	if ((funcs.n || names.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
+		USAGE("-l, --func-list and -n need a function tracer, not -p nop");
 	if (o.follow_forks && !nr_pids)
 		USAGE("-c follows the children of -P tasks; give -P PID");
 	o.funcs = funcs.v;
 	o.nr_funcs = funcs.n;
+	o.func_names = names.v;
+	o.nr_func_names = names.n;
 	o.notrace = notrace.v;
 	o.nr_notrace = notrace.n;
 	o.graph_funcs = graph.v;
@@ -489,6 +536,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 out:
 	kmag_recorder_free(r);
 	free(funcs.v);
+	free(names.v);
+	free(name_buf);
 	free(notrace.v);
 	free(graph.v);
 	free(events);

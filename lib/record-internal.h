@@ -71,6 +71,8 @@ struct kmag_recorder {
 	struct rec_glob *funcs, *notrace;
 	char **graph_names;		/* expanded -g names */
 	size_t nr_graph_names;
+	unsigned *func_index;		/* opts.func_names as available_filter_functions lines */
+	size_t nr_func_index;
 	struct rec_event *events;
 	size_t nr_events;
 	uint64_t mask[REC_MASK_WORDS];	/* CPUs to record */

@@ -104,7 +104,8 @@ static const char *instance_lacks(struct kmag_recorder *r)
 			return r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH ?
 				       "function_graph is not available in tracefs instances" :
 				       "the function tracer is not available in tracefs instances";
-		if ((o->nr_funcs || o->nr_notrace) && !has_file(r, "set_ftrace_filter"))
+		if ((o->nr_funcs || o->nr_func_names || o->nr_notrace) &&
+		    !has_file(r, "set_ftrace_filter"))
 			return "instances have no set_ftrace_filter";
 		if (r->nr_graph_names && !has_file(r, "set_graph_function"))
 			return "instances have no set_graph_function";
@@ -316,6 +317,44 @@ static int set_buffers(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
+/*
+ * opts.func_names, as available_filter_functions line numbers (Linux 5.13+),
+ * after the -l globs; names for older kernels, which reject the numbers.
+ */
+static int set_func_index(struct kmag_recorder *r, struct kmag_err *err)
+{
+	char path[4096], buf[4096];
+	size_t i, len = 0;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/set_ftrace_filter", files_dir(r));
+	fd = open(path, O_WRONLY | O_CLOEXEC | (r->o.nr_funcs ? O_APPEND : O_TRUNC));
+	if (fd < 0)
+		return kmag_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
+	for (i = 0; i <= r->nr_func_index && !ret; i++) {
+		/* whole numbers per write: the kernel parses each buffer by itself */
+		if (i == r->nr_func_index || len > sizeof(buf) - 16) {
+			if (len && write(fd, buf, len) != (ssize_t)len)
+				ret = -errno;
+			len = 0;
+		}
+		if (i < r->nr_func_index)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%u ", r->func_index[i]);
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret == -EINVAL) {
+		/* a kernel without index writes: the names, one per write */
+		kmag_err_clear(err);
+		return set_list(r, "set_ftrace_filter", (char *const *)r->o.func_names,
+				r->o.nr_func_names, err);
+	}
+	if (ret)
+		return kmag_err_set(err, -ret, "cannot write the functions to trace to %s: %s", path,
+				    strerror(-ret));
+	return 0;
+}
+
 /* -l / -n through libtracefs (it writes function indexes where the kernel takes them). */
 static int set_func_filters(struct kmag_recorder *r, bool notrace, struct kmag_err *err)
 {
@@ -494,8 +533,9 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 	if (has_file(r, "buffer_percent") && (ret = set(r, "buffer_percent", BUFFER_PERCENT, err)))
 		return ret;
 	if (r->tracer != KMAG_REC_TRACER_NONE &&
-	    ((ret = set_func_filters(r, false, err)) || (ret = set_func_filters(r, true, err)) ||
-	     (ret = set_graph(r, err))))
+	    ((ret = set_func_filters(r, false, err)) ||
+	     (r->nr_func_index && (ret = set_func_index(r, err))) ||
+	     (ret = set_func_filters(r, true, err)) || (ret = set_graph(r, err))))
 		return ret;
 	if ((r->o.nr_pids || r->o.command) && (ret = set_pids(r, err)))
 		return ret;

@@ -127,7 +127,8 @@ bool kmag__rec_word_in(const char *list, const char *word)
 static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 {
 	const struct kmag_record_opts *o = &r->o;
-	bool wants_funcs = o->nr_funcs || o->nr_notrace || o->nr_graph_funcs || o->max_graph_depth;
+	bool wants_funcs = o->nr_funcs || o->nr_func_names || o->nr_notrace || o->nr_graph_funcs ||
+			   o->max_graph_depth;
 	char *avail = kmag__tracefs_read(r->dir, "available_tracers");
 	int ret = 0;
 
@@ -159,7 +160,7 @@ static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 		ret = kmag_err_set(err, EINVAL,
 				   "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
 				   r->tracer_name);
-	else if (r->tracer == KMAG_REC_TRACER_NONE && (o->nr_funcs || o->nr_notrace))
+	else if (r->tracer == KMAG_REC_TRACER_NONE && (o->nr_funcs || o->nr_func_names || o->nr_notrace))
 		ret = kmag_err_set(err, EINVAL, "-l and -n need a function tracer (-p function or function_graph)");
 	free(avail);
 	return ret;
@@ -224,6 +225,64 @@ static int add_name(struct kmag_recorder *r, const char *name, size_t *cap)
 	return 0;
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * opts.func_names -> line numbers of available_filter_functions (@list),
+ * which the kernel takes in set_ftrace_filter: one pass with a sorted copy
+ * of the names instead of a regex scan per name.
+ */
+static int index_names(struct kmag_recorder *r, char *list, struct kmag_err *err)
+{
+	size_t n = r->o.nr_func_names, cap = 0, found = 0, i;
+	const char **sorted = malloc(n * sizeof(*sorted));
+	bool *hit = calloc(n, sizeof(*hit));
+	unsigned line = 0;
+	char *p = list;
+
+	if (!sorted || !hit) {
+		free(sorted);
+		free(hit);
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	}
+	memcpy(sorted, r->o.func_names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_cstr);
+	while (*p) {
+		char *eol = p + strcspn(p, "\n"), *end = p + strcspn(p, " \t\n"), save = *end;
+		const char *key = p, **at;
+
+		line++;
+		*end = '\0';
+		at = bsearch(&key, sorted, n, sizeof(*sorted), cmp_cstr);
+		*end = save;
+		if (at) {
+			hit[at - sorted] = true;
+			if (kmag__grow(&r->func_index, &cap, r->nr_func_index + 1, sizeof(unsigned))) {
+				free(sorted);
+				free(hit);
+				return kmag_err_set(err, ENOMEM, "out of memory");
+			}
+			r->func_index[r->nr_func_index++] = line;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	for (i = 0; i < n; i++)
+		found += hit[i];
+	free(sorted);
+	free(hit);
+	if (!found)
+		return kmag_err_set(err, ENOENT,
+				    "none of the %zu functions to trace can be traced (inlined or notrace; see %s/available_filter_functions)",
+				    n, r->dir);
+	if (found < n)
+		kmag__rec_note(r, "%zu of %zu functions to trace cannot be traced (inlined or notrace) and are left out",
+			       n - found, n);
+	return 0;
+}
+
 static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 {
 	const struct kmag_record_opts *o = &r->o;
@@ -231,7 +290,7 @@ static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 	char *probe;
 	int ret;
 
-	if (!o->nr_funcs && !o->nr_notrace && !o->nr_graph_funcs)
+	if (!o->nr_funcs && !o->nr_notrace && !o->nr_graph_funcs && !o->nr_func_names)
 		return 0;
 	/* libtracefs reports an unreadable list as "no match": look first */
 	probe = kmag__tracefs_read(r->dir, "available_filter_functions");
@@ -241,7 +300,10 @@ static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 		return kmag_err_set(err, errno, "cannot read %s/available_filter_functions: %s",
 				    r->dir, strerror(errno));
 	}
+	ret = o->nr_func_names ? index_names(r, probe, err) : 0;
 	free(probe);
+	if (ret)
+		return ret;
 	r->funcs = calloc(o->nr_funcs + 1, sizeof(*r->funcs));
 	r->notrace = calloc(o->nr_notrace + 1, sizeof(*r->notrace));
 	if (!r->funcs || !r->notrace)
@@ -700,6 +762,7 @@ void kmag_recorder_free(struct kmag_recorder *r)
 	}
 	free(r->funcs);
 	free(r->notrace);
+	free(r->func_index);
 	kmag__rec_free_list(r->graph_names, r->nr_graph_names);
 	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i].system);

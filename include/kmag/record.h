@@ -55,6 +55,15 @@ struct kmag_record_opts {
 	enum kmag_rec_tracer tracer;
 	const char *const *funcs;	/* -l: set_ftrace_filter globs ("vfs_*", ":mod:ext4") */
 	size_t nr_funcs;
+	/*
+	 * Exact function names to trace, next to @funcs (e.g. every function
+	 * of some source files, from a symbol map); matched in one pass over
+	 * available_filter_functions and written as indexes, so thousands are
+	 * cheap. Names the kernel cannot trace (inlined, notrace) are skipped
+	 * with a note; none traceable is an error.
+	 */
+	const char *const *func_names;
+	size_t nr_func_names;
 	const char *const *notrace;	/* -n: set_ftrace_notrace globs */
 	size_t nr_notrace;
 	const char *const *graph_funcs;	/* -g: function_graph roots (globs) */
@@ -143,9 +152,10 @@ int kmag_recorder_start(struct kmag_recorder *r, struct kmag_err *err);
 void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p);
 
 /*
- * Turns tracing off, drains every CPU buffer to the end and collects the
- * kernel's per-CPU statistics. Returns 0 or -errno with @err set (a full
- * disk is not an error here: see kmag_rec_result.disk_full).
+ * Turns tracing off, drains every CPU buffer to the end, collects the
+ * kernel's per-CPU statistics and puts tracefs back as it was found (as
+ * kmag_recorder_restore()). Returns 0 or -errno with @err set (a full disk
+ * is not an error here: see kmag_rec_result.disk_full).
  */
 int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err);
 

@@ -137,6 +137,10 @@ killed_then_repaired() {
 }
 killed_then_repaired
 
+# --func-list: exact names (one the kernel cannot trace is left out, with a note)
+printf 'vfs_read\n# a comment\nvfs_write\nno_such_function_kmag\n' >names.txt
+rec fn-names -p function --func-list names.txt -- /kmag/wl.sh basic 1
+
 # tracefs not mounted: kmag mounts it for the recording, and unmounts it again
 if umount $T && ! grep -q " $T tracefs" /proc/mounts; then
 	kmag record -o no-mount.dat -e sched:sched_switch -t 0.5 >no-mount.log 2>&1

@@ -76,7 +76,11 @@ funcs_match() {
 
 cmd_pid() { sed -n 's/^kmag: recording.*(pid \([0-9]*\)).*/\1/p' "$O/$1.log"; }
 
-for n in fresh fg-cmd fg-cpu0 fg-events fg-sigINT after-kill-fg no-mount; do check_file $n; done
+for n in fresh fg-cmd fg-cpu0 fg-events fg-sigINT after-kill-fg no-mount fn-names; do check_file $n; done
+if funcs_match fn-names '@(vfs_read|vfs_write)' '@()'; then t_pass "fn-names: only the --func-list functions"; else
+	t_fail "fn-names: only the --func-list functions" "$(cat "$T/badfuncs")"; fi
+t_grep "fn-names: the untraceable name is left out, with a note" \
+	'1 of 3 functions to trace cannot be traced' "$O/fn-names.log"
 t_grep "no-mount: kmag mounts tracefs when it is not mounted, and says so" \
 	'mounted tracefs at /sys/kernel/tracing \(unmounted again at the end\)' "$O/no-mount.log"
 if [ $mode = full ]; then
