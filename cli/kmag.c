@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "html", cmd_html, "interactive HTML explorer of a trace: search, callers/callees graph, table" },
 	{ "diff", cmd_diff, "what changed between two recordings: functions and calls added, removed, grown" },
 	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
+	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-record.c - `kmag record`: capture a trace.dat with ftrace.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kmag/record.h"
+
+static const char record_usage[] =
+	"Usage: kmag record [options] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Record the kernel's function calls with ftrace into a trace.dat file, for\n"
+	"`kmag report` (and `trace-cmd report`). Needs root.\n"
+	"\n"
+	"What to record:\n"
+	"  -p, --tracer TRACER       function_graph (default where the kernel has it),\n"
+	"                            function, or nop (only the -e events)\n"
+	"  -l, --func GLOB           trace only matching functions (repeatable); globs\n"
+	"                            like 'vfs_*', '*swap*', ':mod:ext4', 'ext4_*:mod:ext4'\n"
+	"      --func-list FILE      trace only the functions named in FILE (one per\n"
+	"                            line, # comments); with -l: those too\n"
+	"  -n, --notrace GLOB        never trace matching functions (repeatable)\n"
+	"  -g, --graph GLOB          function_graph: record only what these functions\n"
+	"                            call (repeatable)\n"
+	"      --max-graph-depth N   function_graph: at most N levels of calls\n"
+	"  -e, --event SYSTEM:EVENT  also record this tracepoint (repeatable); SYSTEM\n"
+	"                            alone records all of its events; globs work\n"
+	"      --filter EXPR         kernel filter for the -e before it, e.g.\n"
+	"                            --filter 'prev_pid != 0'\n"
+	"\n"
+	"Which tasks and CPUs:\n"
+	"  -P, --pid PID             only this task (repeatable)\n"
+	"  -c, --children            with -P: also the tasks they fork\n"
+	"  -- COMMAND [ARGS]         run COMMAND and trace only it and its children:\n"
+	"                            tracing starts right before it runs and stops when\n"
+	"                            it exits\n"
+	"  -M, --cpumask MASK        only these CPUs: a hex mask as tracing_cpumask takes\n"
+	"                            it (1 = CPU 0, 6 = CPUs 1-2) or a list (0-3,8)\n"
+	"\n"
+	"How long:\n"
+	"  -t, --record-time SEC     stop after SEC seconds (default 10; 0 = until Ctrl-C;\n"
+	"                            with a COMMAND: no limit unless given)\n"
+	"\n"
+	"Output:\n"
+	"  -o, --output FILE         default ./trace.dat\n"
+	"      --compression zstd|none\n"
+	"                            zstd: trace.dat v7 (default); none: v6\n"
+	"      --file-version 6|7    the trace.dat version (7 with none: v7 uncompressed)\n"
+	"  -b, --buffer-size KB      per-CPU ring buffer in KiB (default: 1/16 of free\n"
+	"                            memory, 4-64 MiB per CPU)\n"
+	"  -C, --clock CLOCK         trace clock (see /sys/kernel/tracing/trace_clock)\n"
+	"      --top-instance        configure the top-level tracing instance even where\n"
+	"                            a private instance would do\n"
+	"  -q, --quiet               no progress line and no summary\n"
+	"  -h, --help                show this help\n"
+	"\n"
+	"Everything kmag changes in tracefs is put back as it was on exit, on errors,\n"
+	"Ctrl-C and SIGTERM; after a SIGKILL the next kmag record repairs it.\n";
+
+enum {
+	OPT_MAX_DEPTH = OPT_INPUT_LAST + 1,
+	OPT_FILTER,
+	OPT_COMPRESSION,
+	OPT_FILE_VERSION,
+	OPT_TOP,
+	OPT_FUNC_LIST,
+};
+
+static void *grow(void *arr, size_t n, size_t elem);
+
+/* A growable list of option values (borrowed from argv). */
+struct strvec {
+	const char **v;
+	size_t n;
+};
+
+static void strvec_push(struct strvec *sv, const char *s)
+{
+	sv->v = grow(sv->v, sv->n + 1, sizeof(*sv->v));
+	sv->v[sv->n++] = s;
+}
+
+/* Grows an option array by one element, or exits: the CLI may die on ENOMEM. */
+static void *grow(void *arr, size_t n, size_t elem)
+{
+	void *p = realloc(arr, n * elem);
+
+	if (!p) {
+		cli_error("out of memory");
+		exit(EXIT_ERR);
+	}
+	return p;
+}
+
+/* Option errors leave through "out", which frees what was parsed so far. */
+#define BAIL(code)             \
+	do {                   \
+		ret = (code);  \
+		goto out;      \
+	} while (0)
+#define USAGE(...) BAIL(cli_usage_error("record", __VA_ARGS__))
+
+/*
+ * --func-list FILE: function names, one per line (blanks and # comments
+ * ignored), appended to @names; the text stays in *@buf (one file only).
+ */
+static int read_names(const char *path, struct strvec *names, char **buf)
+{
+	FILE *f;
+	size_t cap = 0;
+	ssize_t n;
+	char *line, *p;
+
+	if (*buf)
+		return cli_usage_error("record", "give --func-list once");
+	f = fopen(path, "re");
+	if (!f)
+		return cli_error("cannot read --func-list %s: %s", path, strerror(errno));
+	n = getdelim(buf, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(*buf);
+		*buf = strdup("");
+		if (!*buf)
+			return cli_error("out of memory");
+	}
+	for (line = strtok_r(*buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
+		line += strspn(line, " \t");
+		line[strcspn(line, " \t\r#")] = '\0';
+		if (*line)
+			strvec_push(names, line);
+	}
+	if (!names->n)
+		return cli_error("--func-list %s names no function", path);
+	return 0;
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = on_signal };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Notes (repairs of killed runs, fallbacks) are shown even with -q. */
+static void note_to_stderr(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "kmag: %s\n", msg);
+}
+
+static void human_bytes(char *buf, size_t size, double b)
+{
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
+	int u = 0;
+
+	while (b >= 1000 && u < 4) {
+		b /= 1000;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+static void human_count(char *buf, size_t size, double n)
+{
+	if (n >= 1e9)
+		snprintf(buf, size, "%.2fG", n / 1e9);
+	else if (n >= 1e6)
+		snprintf(buf, size, "%.2fM", n / 1e6);
+	else if (n >= 1e4)
+		snprintf(buf, size, "%.1fk", n / 1e3);
+	else
+		snprintf(buf, size, "%.0f", n);
+}
+
+/* 1234567 -> "1,234,567" */
+static void group_digits(char *buf, size_t size, uint64_t n)
+{
+	char raw[32];
+	size_t len, i, o = 0;
+
+	snprintf(raw, sizeof(raw), "%" PRIu64, n);
+	len = strlen(raw);
+	for (i = 0; i < len && o + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+}
+
+struct live {
+	double last_t;
+	uint64_t last_events;
+	double rate;
+	bool have_rate;
+	bool shown;
+};
+
+static void show_progress(struct live *lv, const struct kmag_rec_progress *p, double limit)
+{
+	char total[32] = "", bytes[32], rate[48] = "", lost[32];
+	double dt = p->elapsed - lv->last_t;
+
+	/* the rate over the last half second or more */
+	if (dt >= 0.5) {
+		lv->rate = (double)(p->events - lv->last_events) / dt;
+		lv->last_t = p->elapsed;
+		lv->last_events = p->events;
+		lv->have_rate = true;
+	}
+	if (limit > 0)
+		snprintf(total, sizeof(total), " / %.0f s", limit);
+	human_bytes(bytes, sizeof(bytes), (double)p->bytes);
+	if (lv->have_rate) {
+		char n[32];
+
+		human_count(n, sizeof(n), lv->rate);
+		snprintf(rate, sizeof(rate), ", %s events/s", n);
+	}
+	human_count(lost, sizeof(lost), (double)p->lost);
+	fprintf(stderr, "\r\033[Kkmag: recording %.1f s%s, %s captured%s, lost %s", p->elapsed,
+		total, bytes, rate, lost);
+	fflush(stderr);
+	lv->shown = true;
+}
+
+static void print_summary(const struct kmag_record_opts *o, const struct kmag_rec_result *res)
+{
+	char size[32], ev[32];
+	int i;
+
+	human_bytes(size, sizeof(size), (double)res->file_size);
+	group_digits(ev, sizeof(ev), res->events);
+	fprintf(stderr, "kmag: wrote %s: %s events, %s (trace.dat v%d%s), %.1f s\n", o->output, ev,
+		size, o->file_version, o->uncompressed || o->file_version == 6 ? "" : ", zstd",
+		res->duration);
+	for (i = 0; i < res->nr_cpus; i++) {
+		const struct kmag_rec_cpu *c = &res->cpus[i];
+		uint64_t lost = c->overrun + c->commit_overrun + c->dropped;
+
+		if (!c->recorded)
+			continue;
+		group_digits(ev, sizeof(ev), c->events);
+		fprintf(stderr, "kmag:   CPU%d: %s events", c->cpu, ev);
+		if (lost) {
+			char l[32];
+
+			group_digits(l, sizeof(l), lost);
+			fprintf(stderr, ", %s events lost (%.1f%%)", l,
+				100.0 * (double)lost / (double)(lost + c->events));
+		}
+		if (c->missing_pages)
+			fprintf(stderr, ", %" PRIu64 " gap%s marked in the data", c->missing_pages,
+				c->missing_pages == 1 ? "" : "s");
+		fputc('\n', stderr);
+	}
+	for (i = 0; i < res->nr_cpus; i++)
+		if (res->cpus[i].left)
+			fprintf(stderr, "kmag: CPU%d: %" PRIu64 " events stayed in the kernel buffer (not drained)\n",
+				i, res->cpus[i].left);
+	if (res->lost) {
+		group_digits(ev, sizeof(ev), res->lost);
+		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpumask)\n",
+			ev);
+	}
+}
+
+int cmd_record(struct kmag_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tracer", required_argument, NULL, 'p' },
+		{ "func", required_argument, NULL, 'l' },
+		{ "func-list", required_argument, NULL, OPT_FUNC_LIST },
+		{ "notrace", required_argument, NULL, 'n' },
+		{ "graph", required_argument, NULL, 'g' },
+		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
+		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "children", no_argument, NULL, 'c' },
+		{ "cpumask", required_argument, NULL, 'M' },
+		{ "record-time", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "clock", required_argument, NULL, 'C' },
+		{ "top-instance", no_argument, NULL, OPT_TOP },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		/* issue 5 adds --filter-filepath here: it fills func_names, as --func-list */
+		{ NULL, 0, NULL, 0 },
+	};
+	struct kmag_record_opts o = { .output = "trace.dat" };
+	struct strvec funcs = { 0 }, notrace = { 0 }, graph = { 0 }, names = { 0 };
+	char *name_buf = NULL;
+	struct kmag_rec_event *events = NULL;
+	size_t nr_events = 0;
+	pid_t *pids = NULL;
+	size_t nr_pids = 0;
+	const char *compression = NULL;
+	double seconds = 10;
+	bool time_given = false, quiet = false, tty;
+	unsigned long v;
+	struct kmag_err err = { 0 };
+	struct kmag_recorder *r = NULL;
+	struct kmag_rec_progress p;
+	struct live lv = { 0 };
+	int opt, ret = EXIT_OK;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "+:p:l:n:g:e:P:cM:t:o:b:C:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			if (!strcmp(optarg, "function_graph"))
+				o.tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
+			else if (!strcmp(optarg, "function"))
+				o.tracer = KMAG_REC_TRACER_FUNCTION;
+			else if (!strcmp(optarg, "nop") || !strcmp(optarg, "none"))
+				o.tracer = KMAG_REC_TRACER_NONE;
+			else
+				USAGE("unknown tracer \"%s\" (choose function_graph, function or nop)",
+				      optarg);
+			break;
+		case 'l':
+			strvec_push(&funcs, optarg);
+			break;
+		case OPT_FUNC_LIST:
+			ret = read_names(optarg, &names, &name_buf);
+			if (ret)
+				BAIL(ret);
+			break;
+		case 'n':
+			strvec_push(&notrace, optarg);
+			break;
+		case 'g':
+			strvec_push(&graph, optarg);
+			break;
+		case OPT_MAX_DEPTH:
+			if (!cli_parse_ulong("record", "--max-graph-depth", optarg, &v))
+				BAIL(EXIT_USAGE);
+			if (v == 0 || v > 1000)
+				USAGE("--max-graph-depth must be 1..1000");
+			o.max_graph_depth = (unsigned)v;
+			break;
+		case 'e':
+			events = grow(events, nr_events + 1, sizeof(*events));
+			events[nr_events++] = (struct kmag_rec_event){ optarg, NULL };
+			break;
+		case OPT_FILTER:
+			if (!nr_events)
+				USAGE("--filter applies to the -e before it; give -e SYSTEM:EVENT first");
+			if (events[nr_events - 1].filter)
+				USAGE("two --filter for -e %s; combine them with && or ||",
+				      events[nr_events - 1].spec);
+			events[nr_events - 1].filter = optarg;
+			break;
+		case 'P':
+			if (!cli_parse_ulong("record", "-P", optarg, &v))
+				BAIL(EXIT_USAGE);
+			pids = grow(pids, nr_pids + 1, sizeof(*pids));
+			pids[nr_pids++] = (pid_t)v;
+			break;
+		case 'c':
+			o.follow_forks = true;
+			break;
+		case 'M':
+			o.cpumask = optarg;
+			break;
+		case 't':
+			errno = 0;
+			seconds = strtod(optarg, &end);
+			if (errno || *end || end == optarg || seconds < 0 || seconds > 1e7)
+				USAGE("--record-time expects seconds (0 = until Ctrl-C), got \"%s\"", optarg);
+			time_given = true;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "zstd") && strcmp(optarg, "none"))
+				USAGE("unknown compression \"%s\" (choose zstd or none)", optarg);
+			compression = optarg;
+			break;
+		case OPT_FILE_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
+				USAGE("--file-version must be 6 or 7");
+			o.file_version = atoi(optarg);
+			break;
+		case 'b':
+			if (!cli_parse_ulong("record", "--buffer-size", optarg, &v))
+				BAIL(EXIT_USAGE);
+			if (v < 4)
+				USAGE("--buffer-size is in KiB per CPU and must be at least 4");
+			o.buffer_kb = v;
+			break;
+		case 'C':
+			o.clock = optarg;
+			break;
+		case OPT_TOP:
+			o.top_instance = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			BAIL(EXIT_OK);
+		default:
+			BAIL(cli_bad_option("record", opt, argv));
+		}
+	}
+	if (optind < argc)
+		o.command = argv + optind;	/* after "--" (or the first non-option) */
+	if (compression && !strcmp(compression, "zstd") && o.file_version == 6)
+		USAGE("trace.dat v6 cannot be compressed (use --file-version 7)");
+	if (!o.file_version)
+		o.file_version = compression && !strcmp(compression, "none") ? 6 : 7;
+	o.uncompressed = compression && !strcmp(compression, "none");
+	if (o.command && !time_given)
+		seconds = 0;
+	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
+						o.tracer == KMAG_REC_TRACER_NONE))
+		USAGE("-g and --max-graph-depth need -p function_graph");
+	if ((funcs.n || names.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
+		USAGE("-l, --func-list and -n need a function tracer, not -p nop");
+	if (o.follow_forks && !nr_pids)
+		USAGE("-c follows the children of -P tasks; give -P PID");
+	o.funcs = funcs.v;
+	o.nr_funcs = funcs.n;
+	o.func_names = names.v;
+	o.nr_func_names = names.n;
+	o.notrace = notrace.v;
+	o.nr_notrace = notrace.n;
+	o.graph_funcs = graph.v;
+	o.nr_graph_funcs = graph.n;
+	o.events = events;
+	o.nr_events = nr_events;
+	o.pids = pids;
+	o.nr_pids = nr_pids;
+	o.note = note_to_stderr;
+
+	catch_signals();
+	r = kmag_recorder_new(&o, &err);
+	if (!r) {
+		ret = cli_lib_error(&err, "cannot record");
+		goto out;
+	}
+	if (stop_signal) {
+		/* interrupted while checking: nothing was changed, nothing to record */
+		ret = cli_error("interrupted before recording started");
+		goto out;
+	}
+	if (kmag_recorder_start(r, &err)) {
+		ret = cli_lib_error(&err, "cannot start recording");
+		goto out;
+	}
+	tty = cli->stderr_tty && !quiet;
+	if (!quiet) {
+		const struct kmag_rec_result *res = kmag_recorder_result(r);
+
+		char what[64] = "";
+
+		if (o.command)
+			snprintf(what, sizeof(what), " of %s (pid %d)", o.command[0],
+				 (int)res->command_pid);
+		fprintf(stderr, "kmag: recording %s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
+			strcmp(res->tracer, "nop") ? res->tracer : "tracepoint events",
+			res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
+			res->tracer_note ? ")" : "", what,
+			strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
+			strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
+			seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
+	}
+	for (;;) {
+		struct timespec nap = { 0, 100 * 1000 * 1000 };
+
+		kmag_recorder_progress(r, &p);
+		if (stop_signal || p.failed || p.command_exited || (seconds > 0 && p.elapsed >= seconds))
+			break;
+		if (tty)
+			show_progress(&lv, &p, seconds);
+		nanosleep(&nap, NULL);
+	}
+	if (lv.shown)
+		fputs("\r\033[K", stderr);
+	if (kmag_recorder_stop(r, &err)) {
+		ret = cli_lib_error(&err, "cannot stop recording");
+		goto out;
+	}
+	if (kmag_recorder_write(r, &err)) {
+		ret = cli_lib_error(&err, "cannot write the trace file");
+		goto out;
+	}
+	{
+		const struct kmag_rec_result *res = kmag_recorder_result(r);
+
+		if (res->disk_full) {
+			ret = cli_error("the disk filled up after %.1f s: recording stopped; %s holds what was captured (%" PRIu64 " events), %" PRIu64 " more were not written",
+					res->duration, o.output, res->events, res->unwritten + res->lost);
+		} else if (!quiet) {
+			print_summary(&o, res);
+		}
+		if (!quiet && o.command && res->command_status != -1) {
+			int st = res->command_status;
+
+			if (WIFEXITED(st) && WEXITSTATUS(st))
+				fprintf(stderr, "kmag: %s exited with status %d\n", o.command[0],
+					WEXITSTATUS(st));
+			else if (WIFSIGNALED(st))
+				fprintf(stderr, "kmag: %s was killed by signal %d\n", o.command[0],
+					WTERMSIG(st));
+		}
+	}
+out:
+	kmag_recorder_free(r);
+	free(funcs.v);
+	free(names.v);
+	free(name_buf);
+	free(notrace.v);
+	free(graph.v);
+	free(events);
+	free(pids);
+	return ret;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record.h - capture kernel function call chains (and tracepoints) with
+ * ftrace into a trace.dat file that kmag and `trace-cmd report` read.
+ *
+ * Life of a recording:
+ *
+ *   r = kmag_recorder_new(&opts, &err);   validates everything; touches nothing
+ *   kmag_recorder_start(r, &err);          configures tracefs, starts the CPU readers
+ *   ... kmag_recorder_progress(r, &p) until done (time, signal, command exit) ...
+ *   kmag_recorder_stop(r, &err);           stops tracing, drains every buffer
+ *   kmag_recorder_write(r, &err);          writes opts.output
+ *   kmag_recorder_free(r);                 restores tracefs exactly as found
+ *
+ * tracefs is configured in a private instance ("kmag-<pid>") where the kernel
+ * allows the chosen tracer there, otherwise in the top-level instance after
+ * saving every file kmag changes (also to a state file, so that a run killed
+ * with SIGKILL is repaired by the next one). kmag_recorder_stop() and
+ * kmag_recorder_free() put everything back. None of these functions is
+ * async-signal-safe: a signal handler should only set a flag that the main
+ * loop checks before calling kmag_recorder_stop().
+ */
+#ifndef KMAG_RECORD_H
+#define KMAG_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "kmag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum kmag_rec_tracer {
+	/* function_graph where the kernel has it, else function; no function
+	 * tracer at all when only events (-e) were asked for */
+	KMAG_REC_TRACER_AUTO = 0,
+	KMAG_REC_TRACER_NONE,		/* events only ("nop") */
+	KMAG_REC_TRACER_FUNCTION,
+	KMAG_REC_TRACER_FUNCTION_GRAPH,
+};
+
+struct kmag_rec_event {
+	const char *spec;	/* "sched:sched_switch", "sched" (whole system), "sched:sched_wak*" */
+	const char *filter;	/* kernel event filter ("prev_pid != 0"), or NULL */
+};
+
+/* Receives one user-facing note (no trailing newline), e.g. a stale instance removed. */
+typedef void (*kmag_rec_note_fn)(void *ctx, const char *msg);
+
+struct kmag_record_opts {
+	enum kmag_rec_tracer tracer;
+	const char *const *funcs;	/* -l: set_ftrace_filter globs ("vfs_*", ":mod:ext4") */
+	size_t nr_funcs;
+	/*
+	 * Exact function names to trace, next to @funcs (e.g. every function
+	 * of some source files, from a symbol map); matched in one pass over
+	 * available_filter_functions and written as indexes, so thousands are
+	 * cheap. Names the kernel cannot trace (inlined, notrace) are skipped
+	 * with a note; none traceable is an error.
+	 */
+	const char *const *func_names;
+	size_t nr_func_names;
+	const char *const *notrace;	/* -n: set_ftrace_notrace globs */
+	size_t nr_notrace;
+	const char *const *graph_funcs;	/* -g: function_graph roots (globs) */
+	size_t nr_graph_funcs;
+	unsigned max_graph_depth;	/* 0 = unlimited */
+	const pid_t *pids;		/* -P: only these tasks */
+	size_t nr_pids;
+	bool follow_forks;		/* also trace children the @pids fork */
+	char *const *command;		/* NULL-terminated argv to run and trace, or NULL */
+	const struct kmag_rec_event *events;	/* -e: tracepoints recorded alongside */
+	size_t nr_events;
+	const char *cpumask;		/* hex mask ("3", "ff,ffffffff") or list ("0-3,8"); NULL = all */
+	unsigned long buffer_kb;	/* per-CPU ring buffer in KiB; 0 = chosen from free memory */
+	const char *clock;		/* trace clock ("local", "global", ...); NULL = default */
+	const char *output;		/* the trace.dat to write */
+	int file_version;		/* 6 or 7; 0 = 7 */
+	bool uncompressed;		/* v7 without zstd */
+	bool top_instance;		/* record in the top-level instance even if an instance works */
+	const char *state_dir;		/* saved-state and lock files; NULL = /run/kmag */
+	kmag_rec_note_fn note;		/* notes for the user; NULL = logged at info level */
+	void *note_ctx;
+};
+
+/* Live counters, read while recording (kmag_recorder_progress()). */
+struct kmag_rec_progress {
+	double elapsed;		/* seconds since tracing started */
+	uint64_t bytes;		/* ring-buffer data captured so far (uncompressed) */
+	uint64_t events;	/* events the kernel has recorded so far (all CPUs) */
+	uint64_t lost;		/* events lost so far (overrun + commit overrun + dropped) */
+	bool failed;		/* a reader hit an error (disk full, ...): stop now */
+	bool command_exited;	/* the traced command has exited */
+};
+
+/* Per-CPU result, valid after kmag_recorder_write() (events, missing_pages) / _stop(). */
+struct kmag_rec_cpu {
+	int cpu;
+	bool recorded;		/* in the CPU mask */
+	uint64_t bytes;		/* raw data captured */
+	uint64_t events;	/* events in the written file (counted while writing) */
+	uint64_t missing_pages;	/* sub-buffers flagged MISSING_EVENTS */
+	uint64_t overrun;	/* per_cpu/cpuN/stats at stop */
+	uint64_t commit_overrun;
+	uint64_t dropped;
+	uint64_t left;		/* "entries" still in the kernel buffer after draining */
+};
+
+/* Valid after kmag_recorder_start() (setup) and _stop()/_write() (the counts). */
+struct kmag_rec_result {
+	const char *tracer;	/* "function_graph", "function", "nop" */
+	const char *tracer_note;	/* why the tracer was chosen over the default, or NULL */
+	const char *instance;	/* "kmag-1234" or "top-level" */
+	const char *cpulist;	/* recorded CPUs, "0-3" */
+	unsigned long buffer_kb;	/* per-CPU ring buffer used */
+	int nr_cpus;
+	const struct kmag_rec_cpu *cpus;	/* nr_cpus entries */
+	uint64_t events;	/* total events written */
+	uint64_t lost;		/* total lost (stats) */
+	uint64_t file_size;	/* bytes of the trace.dat (after kmag_recorder_write()) */
+	double duration;	/* seconds of tracing */
+	bool disk_full;		/* capture stopped early: the disk was full */
+	uint64_t unwritten;	/* disk full: events left unwritten in the kernel buffers */
+	pid_t command_pid;	/* the traced command's pid (after _start()), 0 if none */
+	int command_status;	/* wait status of the traced command, -1 if none */
+};
+
+struct kmag_recorder;
+
+/*
+ * Validates @opts against the running kernel (root, tracefs, tracer, globs,
+ * events, CPUs, pids, command, output directory) and repairs what a killed
+ * kmag run left behind (reported through opts->note). Nothing in tracefs is
+ * changed by this call except that repair. Returns a recorder to free with
+ * kmag_recorder_free(), or NULL with @err set. @opts and its arrays must
+ * outlive the recorder.
+ */
+struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, struct kmag_err *err);
+
+/*
+ * Configures tracefs, writes the file's metadata, starts one reader thread per
+ * recorded CPU and turns tracing on (and, with a command, starts it). On
+ * failure tracefs is already restored. Returns 0 or -errno with @err set.
+ */
+int kmag_recorder_start(struct kmag_recorder *r, struct kmag_err *err);
+
+/* Fills @p with live counters; cheap enough for a few calls per second. */
+void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p);
+
+/*
+ * Turns tracing off, drains every CPU buffer to the end, collects the
+ * kernel's per-CPU statistics and puts tracefs back as it was found (as
+ * kmag_recorder_restore()). Returns 0 or -errno with @err set (a full disk
+ * is not an error here: see kmag_rec_result.disk_full).
+ */
+int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err);
+
+/* Writes opts->output (atomically replaced). Returns 0 or -errno with @err set. */
+int kmag_recorder_write(struct kmag_recorder *r, struct kmag_err *err);
+
+/*
+ * Puts tracefs back exactly as found (idempotent). Returns 0, or -EIO with
+ * @err naming what could not be restored.
+ */
+int kmag_recorder_restore(struct kmag_recorder *r, struct kmag_err *err);
+
+/* Results; borrowed, valid until kmag_recorder_free(). */
+const struct kmag_rec_result *kmag_recorder_result(const struct kmag_recorder *r);
+
+/* Restores tracefs (if not yet done), removes temporary files, frees. Accepts NULL. */
+void kmag_recorder_free(struct kmag_recorder *r);
+
+/* Static name of a tracer choice ("function_graph", ...). */
+const char *kmag_rec_tracer_name(enum kmag_rec_tracer t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_RECORD_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record-internal.h - the recorder object shared by lib/record-*.c. Internal.
+ *
+ *   record.c          kmag_recorder_new(): validation, stale-run repair, free
+ *   record-setup.c    tracefs configuration (private instance or saved top level)
+ *   record-stale.c    lock files; repairing what a killed run left
+ *   record-capture.c  per-CPU reader threads, the traced command, stop, stats
+ *   record-output.c   metadata capture and trace.dat assembly
+ *   record-state.c    saved tracefs state and its restoration
+ */
+#ifndef KMAG_RECORD_INTERNAL_H
+#define KMAG_RECORD_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "internal.h"
+#include "kmag/record.h"
+#include "record-state.h"
+#include "tracedat-write.h"
+
+#define REC_MAX_CPUS 4096
+#define REC_MASK_WORDS (REC_MAX_CPUS / 64)
+
+struct tracefs_instance;
+
+/* One expanded -e: a concrete event, with its filter. */
+struct rec_event {
+	char *system;
+	char *name;
+	const char *filter;	/* borrowed from the options, or NULL */
+};
+
+/* A -l/-n glob split into pattern and module (":mod:ext4"). */
+struct rec_glob {
+	char *pattern;		/* NULL when only a module was named */
+	char *module;		/* or NULL */
+	const char *spec;	/* as the user wrote it */
+};
+
+struct kmag_recorder;
+
+struct rec_cpu {
+	struct kmag_recorder *r;
+	int cpu;
+	int trace_fd;		/* per_cpu/cpuN/trace_pipe_raw, O_NONBLOCK */
+	int out_fd;		/* the captured pages */
+	int pipe_rd, pipe_wr;	/* splice bounce pipe */
+	int pipe_size;
+	char *path;		/* temporary file of out_fd */
+	pthread_t thread;
+	bool thread_started;
+	_Atomic pid_t tid;	/* the reader thread, once running */
+	_Atomic uint64_t bytes;	/* written to out_fd */
+	_Atomic int error;	/* errno that stopped the reader, 0 if none */
+	char *stats;		/* per_cpu/cpuN/stats at stop */
+};
+
+struct kmag_recorder {
+	struct kmag_record_opts o;	/* shallow copy; arrays borrowed */
+	char *dir;			/* tracing directory */
+	bool mounted_tracefs;		/* we mounted it: unmount at the end */
+	char *state_dir;
+	enum kmag_rec_tracer tracer;	/* resolved */
+	const char *tracer_name;
+	int version;			/* 6 or 7 */
+
+	/* validated selections */
+	struct rec_glob *funcs, *notrace;
+	char **graph_names;		/* expanded -g names */
+	size_t nr_graph_names;
+	unsigned *func_index;		/* opts.func_names as available_filter_functions lines */
+	size_t nr_func_index;
+	struct rec_event *events;
+	size_t nr_events;
+	uint64_t mask[REC_MASK_WORDS];	/* CPUs to record */
+	char cpulist[256];		/* @mask as a CPU list ("0-3,8") */
+	int nr_cpus;			/* possible CPUs (per_cpu/cpuN in tracefs) */
+	unsigned long buffer_kb;
+
+	/* tracefs configuration */
+	struct tracefs_instance *inst;	/* NULL: the top-level instance */
+	char inst_name[32];
+	char *inst_dir;			/* directory holding the instance's files */
+	bool inst_created;
+	int inst_lock_fd, top_lock_fd;
+	bool top_saved;			/* state holds the top-level files */
+	struct rec_state state;
+	bool configured;		/* something in tracefs may differ: restore needed */
+	bool restored;
+
+	/* capture */
+	struct rec_cpu *cpus;		/* nr_rec entries */
+	int nr_rec;
+	int stop_efd;			/* eventfd waking the readers */
+	atomic_bool stopping;
+	uint32_t page_size;
+	struct timespec t_start, t_stop;
+
+	/* traced command */
+	pid_t child;
+	int child_go_fd;		/* write end: one byte lets it exec */
+	int child_err_fd;		/* read end: errno if exec failed, EOF if it ran */
+	int child_status;
+	bool child_reaped;
+
+	/* output */
+	char *tmp_out;			/* <output>.kmag-<pid>.tmp */
+	char *reserve_path;		/* space kept for finishing the file on a full disk */
+	int out_fd;
+	struct tdw w;
+	char *clock_file, *clock_name, *cmdlines;
+	size_t cmdlines_len;
+	char *uname;
+	char **cpustats;		/* nr_cpus CPUSTAT texts, collected at stop */
+	int commit_size;		/* bytes of a sub-buffer's commit field (4 or 8) */
+
+	struct kmag_rec_cpu *res_cpus;	/* nr_cpus entries */
+	struct kmag_rec_result res;
+	bool started, stopped, written;
+};
+
+/* Passes a note to the user (opts.note or the log). */
+void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One-line EPERM explanation (lockdown, container) for @what; returns -EPERM. */
+int kmag__rec_perm_error(struct kmag_err *err, const char *what);
+/* True when @word is one of the blank-separated names in @list ("[local] global"). */
+bool kmag__rec_word_in(const char *list, const char *word);
+
+/*
+ * Names in directory @path matching @glob: subdirectories, or with
+ * @need_format the subdirectories holding a "format" file (events).
+ * NULL-terminated, *@n entries; free with kmag__rec_free_list().
+ */
+char **kmag__rec_list_dir(const char *path, const char *glob, bool need_format, size_t *n);
+void kmag__rec_free_list(char **v, size_t n);
+
+/*
+ * --cpumask: a hex mask as tracing_cpumask takes it ("3", "0x3",
+ * "ff,ffffffff") or a CPU list ("0-3,8"; a bare number is a mask, as in the
+ * seed tool). Fills @mask (REC_MASK_WORDS words). Returns 0 or -EINVAL/-ERANGE.
+ */
+int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask);
+/* @mask as a CPU list ("0-3,8") in @buf. */
+void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size);
+
+/* True when CPU @cpu is to be recorded. */
+static inline bool rec_cpu_wanted(const struct kmag_recorder *r, int cpu)
+{
+	return cpu >= 0 && cpu < REC_MAX_CPUS && (r->mask[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/* record-stale.c */
+int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err);
+/* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
+int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
+/* Takes <dir>/<name> exclusively (waiting or not). Returns 0 with *@fd_out set, or -errno. */
+int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out);
+/* Removes and releases a lock taken with kmag__rec_lock_file(); *@fd becomes -1. */
+void kmag__rec_unlock_file(const char *dir, const char *name, int *fd);
+/* Turns tracing off in instance @name and removes it. Returns 0 or -errno. */
+int kmag__rec_remove_instance(const char *name);
+
+/* record-setup.c */
+int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_tracing_on(struct kmag_recorder *r, bool on, struct kmag_err *err);
+int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);
+/* Reads a file of the recording instance (or the top level); free the result. */
+char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
+
+/* record-capture.c */
+int kmag__rec_spawn(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_release_child(struct kmag_recorder *r, struct kmag_err *err);
+void kmag__rec_cancel_child(struct kmag_recorder *r);
+bool kmag__rec_child_exited(struct kmag_recorder *r);
+int kmag__rec_open_readers(struct kmag_recorder *r, struct kmag_err *err);
+void kmag__rec_stop_readers(struct kmag_recorder *r);
+void kmag__rec_close_readers(struct kmag_recorder *r);
+
+/* record-output.c */
+int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_out_collect_tail(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err);
+void kmag__rec_out_discard(struct kmag_recorder *r);
+void kmag__rec_release_reserve(struct kmag_recorder *r);
+
+#endif /* KMAG_RECORD_INTERNAL_H */

@@ -1,0 +1,782 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c - `kmag record`'s library side: checking every option against the
+ * running kernel before anything is touched, and the recorder's life cycle.
+ * See include/kmag/record.h; the parts live in record-*.c.
+ */
+#define PR_DOMAIN "record"
+#include <dirent.h>
+#include <fnmatch.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "record-internal.h"
+
+#define DEFAULT_STATE_DIR "/run/kmag"
+#define AUTO_BUF_MIN_KB (4u << 10)	/* per CPU */
+#define AUTO_BUF_MAX_KB (64u << 10)
+#define EVENTS_ONLY_BUF_KB (4u << 10)
+
+const char *kmag_rec_tracer_name(enum kmag_rec_tracer t)
+{
+	switch (t) {
+	case KMAG_REC_TRACER_AUTO:
+		return "auto";
+	case KMAG_REC_TRACER_NONE:
+		return "nop";
+	case KMAG_REC_TRACER_FUNCTION:
+		return "function";
+	case KMAG_REC_TRACER_FUNCTION_GRAPH:
+		return "function_graph";
+	}
+	return "?";
+}
+
+void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (r->o.note)
+		r->o.note(r->o.note_ctx, buf);
+	else
+		pr_info("%s", buf);
+}
+
+/* Names the usual reason for EPERM from tracefs, for the one-line error. */
+int kmag__rec_perm_error(struct kmag_err *err, const char *what)
+{
+	char *lock = kmag__tracefs_read("/sys/kernel/security", "lockdown");
+	const char *mode = lock ? strchr(lock, '[') : NULL;
+	int ret;
+
+	if (mode && strncmp(mode, "[none]", 6))
+		ret = kmag_err_set(err, EPERM,
+				   "the kernel does not permit %s: Operation not permitted (kernel lockdown is in %.*s mode); tracepoint events (-e SYSTEM:EVENT) may still work",
+				   what, (int)strcspn(mode + 1, "]"), mode + 1);
+	else
+		ret = kmag_err_set(err, EPERM,
+				   "the kernel does not permit %s: Operation not permitted (kernel lockdown, or a container without CAP_SYS_ADMIN); tracepoint events (-e SYSTEM:EVENT) may still work",
+				   what);
+	free(lock);
+	return ret;
+}
+
+/* Is a tracefs mounted? (tracefs_tracing_dir_is_mounted() in 1.6.4 leaks its answer) */
+static bool tracefs_mounted(void)
+{
+	char *mounts = kmag__tracefs_read("/proc", "mounts");
+	bool yes = mounts && strstr(mounts, " tracefs ");
+
+	free(mounts);
+	return yes;
+}
+
+static int find_tracefs(struct kmag_recorder *r, struct kmag_err *err)
+{
+	bool was_mounted;
+	const char *path;
+
+	if (geteuid() != 0)
+		return kmag_err_set(err, EACCES,
+				    "kmag record needs root to configure ftrace (run it with sudo)");
+	was_mounted = tracefs_mounted();
+	/* libtracefs finds it, or mounts it at /sys/kernel/tracing */
+	path = tracefs_tracing_dir();
+	if (!path || (!was_mounted && !tracefs_mounted()))
+		return kmag_err_set(err, ENOENT,
+				    "tracefs is not mounted and mounting it failed; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
+	if (!was_mounted) {
+		r->mounted_tracefs = true;
+		kmag__rec_note(r, "mounted tracefs at %s (unmounted again at the end)", path);
+	}
+	r->dir = strdup(path);
+	if (!r->dir)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	if (access(r->dir, W_OK))
+		return kmag_err_set(err, errno, "cannot write to %s: %s (kmag record needs root)",
+				    r->dir, strerror(errno));
+	return 0;
+}
+
+bool kmag__rec_word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word))) {
+		bool start = p == list || p[-1] == ' ' || p[-1] == '[' || p[-1] == '\n';
+		char end = p[n];
+
+		if (start && (end == '\0' || end == ' ' || end == ']' || end == '\n'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
+{
+	const struct kmag_record_opts *o = &r->o;
+	bool wants_funcs = o->nr_funcs || o->nr_func_names || o->nr_notrace || o->nr_graph_funcs ||
+			   o->max_graph_depth;
+	char *avail = kmag__tracefs_read(r->dir, "available_tracers");
+	int ret = 0;
+
+	if (!avail)
+		return kmag_err_set(err, errno, "cannot read %s/available_tracers: %s", r->dir,
+				    strerror(errno));
+	r->tracer = o->tracer;
+	if (r->tracer == KMAG_REC_TRACER_AUTO) {
+		if (o->nr_events && !wants_funcs)
+			r->tracer = KMAG_REC_TRACER_NONE;
+		else if (kmag__rec_word_in(avail, "function_graph"))
+			r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
+		else if (kmag__rec_word_in(avail, "function")) {
+			r->tracer = KMAG_REC_TRACER_FUNCTION;
+			r->res.tracer_note = "this kernel has no function_graph tracer: CONFIG_FUNCTION_GRAPH_TRACER is not set";
+		}
+	}
+	r->tracer_name = kmag_rec_tracer_name(r->tracer);
+	if (r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH && !kmag__rec_word_in(avail, "function_graph"))
+		ret = kmag_err_set(err, ENODEV,
+				   "this kernel has no function_graph tracer (build it with CONFIG_FUNCTION_GRAPH_TRACER=y); -p function or -e SYSTEM:EVENT work without it");
+	else if ((r->tracer == KMAG_REC_TRACER_FUNCTION ||
+		  (o->tracer == KMAG_REC_TRACER_AUTO && r->tracer == KMAG_REC_TRACER_AUTO)) &&
+		 !kmag__rec_word_in(avail, "function"))
+		ret = kmag_err_set(err, ENODEV,
+				   "this kernel has no function tracer (build it with CONFIG_FUNCTION_TRACER=y); tracepoint events (-e SYSTEM:EVENT) work without it");
+	else if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH &&
+		 (o->nr_graph_funcs || o->max_graph_depth))
+		ret = kmag_err_set(err, EINVAL,
+				   "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
+				   r->tracer_name);
+	else if (r->tracer == KMAG_REC_TRACER_NONE && (o->nr_funcs || o->nr_func_names || o->nr_notrace))
+		ret = kmag_err_set(err, EINVAL, "-l and -n need a function tracer (-p function or function_graph)");
+	free(avail);
+	return ret;
+}
+
+/* Splits "glob:mod:module" and checks it matches at least one traceable function. */
+static int parse_glob(struct kmag_recorder *r, const char *spec, const char *opt,
+		      struct rec_glob *g, char ***names, struct kmag_err *err)
+{
+	const char *mod = strstr(spec, ":mod:");
+	char **list = NULL;
+	int n;
+
+	g->spec = spec;
+	if (mod) {
+		g->pattern = mod > spec ? strndup(spec, (size_t)(mod - spec)) : NULL;
+		g->module = strdup(mod + 5);
+		if (!g->module || !*g->module || (mod > spec && !g->pattern))
+			return kmag_err_set(err, EINVAL, "%s \"%s\": no module name after :mod:", opt,
+					    spec);
+	} else {
+		g->pattern = strdup(spec);
+		if (!g->pattern)
+			return kmag_err_set(err, ENOMEM, "out of memory");
+	}
+	if (g->pattern && (!*g->pattern || strchr(g->pattern, ':') || strpbrk(g->pattern, " \t\n")))
+		return kmag_err_set(err, EINVAL,
+				    "%s \"%s\" is not a function name or glob (function commands like func:traceoff are not supported)",
+				    opt, spec);
+	if (tracefs_filter_functions(g->pattern, g->module, &list) < 0)
+		return kmag_err_set(err, errno ? errno : EINVAL, "%s \"%s\": cannot match it: %s",
+				    opt, spec, strerror(errno ? errno : EINVAL));
+	n = tracefs_list_size(list);
+	if (n <= 0) {
+		tracefs_list_free(list);
+		if (g->module)
+			return kmag_err_set(err, ENOENT,
+					    "%s \"%s\" matches no traceable function (is module %s loaded? see %s/available_filter_functions)",
+					    opt, spec, g->module, r->dir);
+		return kmag_err_set(err, ENOENT,
+				    "%s \"%s\" matches no traceable function (see %s/available_filter_functions)",
+				    opt, spec, r->dir);
+	}
+	if (names)
+		*names = list;
+	else
+		tracefs_list_free(list);
+	return 0;
+}
+
+static int add_name(struct kmag_recorder *r, const char *name, size_t *cap)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_graph_names; i++)
+		if (!strcmp(r->graph_names[i], name))
+			return 0;
+	if (kmag__grow(&r->graph_names, cap, r->nr_graph_names + 1, sizeof(char *)) ||
+	    !(r->graph_names[r->nr_graph_names] = strdup(name)))
+		return -ENOMEM;
+	r->nr_graph_names++;
+	return 0;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * opts.func_names -> line numbers of available_filter_functions (@list),
+ * which the kernel takes in set_ftrace_filter: one pass with a sorted copy
+ * of the names instead of a regex scan per name.
+ */
+static int index_names(struct kmag_recorder *r, char *list, struct kmag_err *err)
+{
+	size_t n = r->o.nr_func_names, cap = 0, found = 0, i;
+	const char **sorted = malloc(n * sizeof(*sorted));
+	bool *hit = calloc(n, sizeof(*hit));
+	unsigned line = 0;
+	char *p = list;
+
+	if (!sorted || !hit) {
+		free(sorted);
+		free(hit);
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	}
+	memcpy(sorted, r->o.func_names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_cstr);
+	while (*p) {
+		char *eol = p + strcspn(p, "\n"), *end = p + strcspn(p, " \t\n"), save = *end;
+		const char *key = p, **at;
+
+		line++;
+		*end = '\0';
+		at = bsearch(&key, sorted, n, sizeof(*sorted), cmp_cstr);
+		*end = save;
+		if (at) {
+			hit[at - sorted] = true;
+			if (kmag__grow(&r->func_index, &cap, r->nr_func_index + 1, sizeof(unsigned))) {
+				free(sorted);
+				free(hit);
+				return kmag_err_set(err, ENOMEM, "out of memory");
+			}
+			r->func_index[r->nr_func_index++] = line;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	for (i = 0; i < n; i++)
+		found += hit[i];
+	free(sorted);
+	free(hit);
+	if (!found)
+		return kmag_err_set(err, ENOENT,
+				    "none of the %zu functions to trace can be traced (inlined or notrace; see %s/available_filter_functions)",
+				    n, r->dir);
+	if (found < n)
+		kmag__rec_note(r, "%zu of %zu functions to trace cannot be traced (inlined or notrace) and are left out",
+			       n - found, n);
+	return 0;
+}
+
+static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
+{
+	const struct kmag_record_opts *o = &r->o;
+	size_t i, cap = 0;
+	char *probe;
+	int ret;
+
+	if (!o->nr_funcs && !o->nr_notrace && !o->nr_graph_funcs && !o->nr_func_names)
+		return 0;
+	/* libtracefs reports an unreadable list as "no match": look first */
+	probe = kmag__tracefs_read(r->dir, "available_filter_functions");
+	if (!probe) {
+		if (errno == EPERM || errno == EACCES)
+			return kmag__rec_perm_error(err, "function tracing here (reading available_filter_functions)");
+		return kmag_err_set(err, errno, "cannot read %s/available_filter_functions: %s",
+				    r->dir, strerror(errno));
+	}
+	ret = o->nr_func_names ? index_names(r, probe, err) : 0;
+	free(probe);
+	if (ret)
+		return ret;
+	r->funcs = calloc(o->nr_funcs + 1, sizeof(*r->funcs));
+	r->notrace = calloc(o->nr_notrace + 1, sizeof(*r->notrace));
+	if (!r->funcs || !r->notrace)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	for (i = 0; i < o->nr_funcs; i++)
+		if ((ret = parse_glob(r, o->funcs[i], "-l", &r->funcs[i], NULL, err)))
+			return ret;
+	for (i = 0; i < o->nr_notrace; i++)
+		if ((ret = parse_glob(r, o->notrace[i], "-n", &r->notrace[i], NULL, err)))
+			return ret;
+	for (i = 0; i < o->nr_graph_funcs; i++) {
+		struct rec_glob g = { 0 };
+		char **names = NULL;
+		int k;
+
+		ret = parse_glob(r, o->graph_funcs[i], "-g", &g, &names, err);
+		free(g.pattern);
+		free(g.module);
+		for (k = 0; !ret && names && names[k]; k++)
+			if (add_name(r, names[k], &cap))
+				ret = kmag_err_set(err, ENOMEM, "out of memory");
+		tracefs_list_free(names);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+char **kmag__rec_list_dir(const char *path, const char *glob, bool need_format, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		char sub[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.' || fnmatch(glob, de->d_name, 0))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s%s", path, de->d_name, need_format ? "/format" : "");
+		if (stat(sub, &st) || (need_format ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)))
+			continue;
+		if (kmag__grow(&v, &cap, *n + 2, sizeof(*v)) || !(v[*n] = strdup(de->d_name)))
+			break;
+		v[++*n] = NULL;
+	}
+	closedir(d);
+	return v;
+}
+
+void kmag__rec_free_list(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+static int add_event(struct kmag_recorder *r, const char *sys, const char *ev, const char *filter,
+		     size_t *cap)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_events; i++)
+		if (!strcmp(r->events[i].system, sys) && !strcmp(r->events[i].name, ev)) {
+			if (filter)
+				r->events[i].filter = filter;
+			return 0;
+		}
+	if (kmag__grow(&r->events, cap, r->nr_events + 1, sizeof(*r->events)))
+		return -ENOMEM;
+	r->events[r->nr_events] = (struct rec_event){ strdup(sys), strdup(ev), filter };
+	if (!r->events[r->nr_events].system || !r->events[r->nr_events].name)
+		return -ENOMEM;
+	r->nr_events++;
+	return 0;
+}
+
+/* One -e: "sys:event", "sys/event", "sys" or a bare event name; globs allowed. */
+static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e, size_t *cap,
+			 struct kmag_err *err)
+{
+	const char *sep = strpbrk(e->spec, ":/");
+	char *sys_glob = sep ? strndup(e->spec, (size_t)(sep - e->spec)) : strdup(e->spec);
+	const char *ev_glob = sep ? sep + 1 : "*";
+	char events_dir[4096], **systems;
+	size_t nsys, s, found = 0;
+	int ret = 0;
+
+	if (!sys_glob)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	snprintf(events_dir, sizeof(events_dir), "%s/events", r->dir);
+	systems = kmag__rec_list_dir(events_dir, *sys_glob ? sys_glob : "*", false, &nsys);
+	if (!sep && !nsys) {
+		/* a bare event name: look for it in every system, as trace-cmd does */
+		systems = kmag__rec_list_dir(events_dir, "*", false, &nsys);
+		ev_glob = e->spec;
+	}
+	for (s = 0; s < nsys && !ret; s++) {
+		char sys_dir[4096 + 512], **evs;
+		size_t nev, k;
+
+		if (!strcmp(systems[s], "ftrace"))
+			continue;	/* the tracer's own records, not tracepoints */
+		snprintf(sys_dir, sizeof(sys_dir), "%s/%s", events_dir, systems[s]);
+		evs = kmag__rec_list_dir(sys_dir, *ev_glob ? ev_glob : "*", true, &nev);
+		for (k = 0; k < nev && !ret; k++, found++)
+			if (add_event(r, systems[s], evs[k], e->filter, cap))
+				ret = kmag_err_set(err, ENOMEM, "out of memory");
+		kmag__rec_free_list(evs, nev);
+	}
+	kmag__rec_free_list(systems, nsys);
+	free(sys_glob);
+	if (!ret && !found)
+		ret = kmag_err_set(err, ENOENT,
+				   "unknown event \"%s\" (see %s/available_events; the form is SYSTEM:EVENT, e.g. sched:sched_switch)",
+				   e->spec, r->dir);
+	return ret;
+}
+
+static int resolve_events(struct kmag_recorder *r, struct kmag_err *err)
+{
+	size_t i, cap = 0;
+	int ret;
+
+	for (i = 0; i < r->o.nr_events; i++)
+		if ((ret = resolve_event(r, &r->o.events[i], &cap, err)))
+			return ret;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Is @s a tracing_cpumask-style hex mask ("3", "0x3", "ff,ffffffff")? */
+static bool looks_like_hex_mask(const char *s)
+{
+	const char *comma = strchr(s, ',');
+
+	if (strchr(s, '-'))
+		return false;
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		return true;
+	if (!comma)
+		return true;	/* a single number: a mask, as tracing_cpumask takes it */
+	/* the kernel prints 32-bit groups: every group after the first has 8 digits */
+	while (comma) {
+		const char *next = strchr(comma + 1, ',');
+		size_t len = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
+
+		if (len != 8)
+			return false;
+		comma = next;
+	}
+	return true;
+}
+
+static int parse_hex_mask(const char *s, uint64_t *mask)
+{
+	size_t len, bit = 0;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	len = strlen(s);
+	if (!len)
+		return -EINVAL;
+	while (len--) {
+		int v;
+
+		if (s[len] == ',')
+			continue;
+		v = hexval(s[len]);
+		if (v < 0)
+			return -EINVAL;
+		for (int b = 0; b < 4; b++, bit++)
+			if (v & (1 << b)) {
+				if (bit >= REC_MAX_CPUS)
+					return -ERANGE;
+				mask[bit / 64] |= 1ull << (bit % 64);
+			}
+	}
+	return 0;
+}
+
+int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask)
+{
+	memset(mask, 0, REC_MASK_WORDS * sizeof(uint64_t));
+	return looks_like_hex_mask(spec) ? parse_hex_mask(spec, mask) :
+					   kmag__parse_cpulist(spec, mask, REC_MAX_CPUS);
+}
+
+void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size)
+{
+	size_t len = 0;
+	int c = 0;
+
+	buf[0] = '\0';
+	while (c < REC_MAX_CPUS) {
+		int e;
+
+		if (!((mask[c / 64] >> (c % 64)) & 1)) {
+			c++;
+			continue;
+		}
+		for (e = c; e + 1 < REC_MAX_CPUS && ((mask[(e + 1) / 64] >> ((e + 1) % 64)) & 1); e++)
+			;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, e > c ? "%s%d-%d" : "%s%d",
+						len ? "," : "", c, e);
+		c = e + 1;
+	}
+}
+
+static int resolve_cpus(struct kmag_recorder *r, struct kmag_err *err)
+{
+	uint64_t online[REC_MASK_WORDS];
+	char per_cpu[4096], **dirs, *text;
+	size_t n, i;
+	int c;
+
+	snprintf(per_cpu, sizeof(per_cpu), "%s/per_cpu", r->dir);
+	dirs = kmag__rec_list_dir(per_cpu, "cpu*", false, &n);
+	for (i = 0; i < n; i++) {
+		int id = atoi(dirs[i] + 3);
+
+		if (id >= r->nr_cpus)
+			r->nr_cpus = id + 1;
+	}
+	kmag__rec_free_list(dirs, n);
+	if (r->nr_cpus <= 0 || r->nr_cpus > REC_MAX_CPUS)
+		return kmag_err_set(err, ENODEV, "cannot find the per-CPU buffers in %s", per_cpu);
+	text = kmag__tracefs_read("/sys/devices/system/cpu", "online");
+	memset(online, 0, sizeof(online));
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	if (!text || kmag__parse_cpulist(text, online, REC_MAX_CPUS)) {
+		for (c = 0; c < r->nr_cpus; c++)
+			online[c / 64] |= 1ull << (c % 64);
+	}
+	free(text);
+	if (!r->o.cpumask) {
+		memcpy(r->mask, online, sizeof(online));
+	} else {
+		const char *m = r->o.cpumask;
+		int ret = kmag__rec_parse_cpumask(m, r->mask);
+		char avail[256];
+
+		kmag__rec_mask_to_list(online, avail, sizeof(avail));
+		if (ret)
+			return kmag_err_set(err, EINVAL,
+					    "--cpumask \"%s\" is neither a hex mask (\"3\", \"0x3\") nor a CPU list (\"0-3,8\")",
+					    m);
+		for (c = 0; c < REC_MAX_CPUS; c++)
+			if (rec_cpu_wanted(r, c) && !((online[c / 64] >> (c % 64)) & 1))
+				return kmag_err_set(err, EINVAL,
+						    "--cpumask \"%s\" names CPU %d, which %s (online CPUs: %s)",
+						    m, c, c < r->nr_cpus ? "is offline" : "does not exist",
+						    avail);
+	}
+	kmag__rec_mask_to_list(r->mask, r->cpulist, sizeof(r->cpulist));
+	if (!r->cpulist[0])
+		return kmag_err_set(err, EINVAL, "--cpumask \"%s\" selects no CPU", r->o.cpumask);
+	return 0;
+}
+
+static int check_pids_and_command(struct kmag_recorder *r, struct kmag_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->o.nr_pids; i++) {
+		pid_t p = r->o.pids[i];
+
+		if (p <= 0 || (kill(p, 0) && errno == ESRCH))
+			return kmag_err_set(err, ESRCH, "no process with pid %d (-P)", (int)p);
+	}
+	if (r->o.command && r->o.nr_pids)
+		return kmag_err_set(err, EINVAL, "give either -P or a command after --, not both");
+	if (r->o.command) {
+		const char *cmd = r->o.command[0];
+		char *path, *save = NULL, *dir;
+		bool found = false;
+
+		if (!cmd || !*cmd)
+			return kmag_err_set(err, EINVAL, "empty command after --");
+		if (strchr(cmd, '/'))
+			found = !access(cmd, X_OK);
+		else if ((path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin"))) {
+			for (dir = strtok_r(path, ":", &save); dir && !found;
+			     dir = strtok_r(NULL, ":", &save)) {
+				char full[4096];
+
+				snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", cmd);
+				found = !access(full, X_OK);
+			}
+			free(path);
+		}
+		if (!found)
+			return kmag_err_set(err, ENOENT, "cannot run \"%s\": %s", cmd,
+					    strchr(cmd, '/') ? strerror(errno) : "command not found in PATH");
+	}
+	return 0;
+}
+
+static unsigned long mem_available_kb(void)
+{
+	char *text = kmag__tracefs_read("/proc", "meminfo"), *p;
+	unsigned long kb = 0;
+
+	if (text && (p = strstr(text, "MemAvailable:")))
+		kb = strtoul(p + 13, NULL, 10);
+	free(text);
+	return kb;
+}
+
+static int choose_buffer(struct kmag_recorder *r, struct kmag_err *err)
+{
+	unsigned long avail = mem_available_kb(), ncpus = 0, kb;
+	int c;
+
+	for (c = 0; c < r->nr_cpus; c++)
+		ncpus += rec_cpu_wanted(r, c);
+	if (r->o.buffer_kb) {
+		kb = r->o.buffer_kb;
+		if (avail && kb > avail / 2 / ncpus)
+			return kmag_err_set(err, ENOMEM,
+					    "-b %lu KiB per CPU x %lu CPUs is more than half the available memory (%lu MiB); choose a smaller -b",
+					    kb, ncpus, avail >> 10);
+	} else if (r->tracer == KMAG_REC_TRACER_NONE) {
+		kb = EVENTS_ONLY_BUF_KB;
+	} else {
+		/*
+		 * Function tracing produces tens of MB/s per CPU; the kernel
+		 * default (about 1.4 MB) overflows within milliseconds of a
+		 * reader's delay. Use 1/16 of the available memory, between 4
+		 * and 64 MiB per CPU.
+		 */
+		kb = avail ? avail / 16 / ncpus : AUTO_BUF_MIN_KB;
+		if (kb < AUTO_BUF_MIN_KB)
+			kb = AUTO_BUF_MIN_KB;
+		if (kb > AUTO_BUF_MAX_KB)
+			kb = AUTO_BUF_MAX_KB;
+	}
+	r->buffer_kb = kb;
+	return 0;
+}
+
+static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
+{
+	char *dup = strdup(r->o.output), *slash, *clocks;
+	const char *dir;
+	struct stat st;
+	int ret = 0;
+
+	if (!dup)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	slash = strrchr(dup, '/');
+	dir = slash ? (slash == dup ? "/" : (*slash = '\0', dup)) : ".";
+	if (!stat(r->o.output, &st) && S_ISDIR(st.st_mode))
+		ret = kmag_err_set(err, EISDIR, "-o %s is a directory; name a file", r->o.output);
+	else if (access(dir, W_OK))
+		ret = kmag_err_set(err, errno, "cannot write the output into %s: %s", dir,
+				   strerror(errno));
+	free(dup);
+	if (ret)
+		return ret;
+	if (r->o.file_version && r->o.file_version != 6 && r->o.file_version != 7)
+		return kmag_err_set(err, EINVAL, "trace.dat version %d is not supported (6 or 7)",
+				    r->o.file_version);
+	r->version = r->o.file_version ? r->o.file_version : 7;
+	if (r->o.clock) {
+		clocks = kmag__tracefs_read(r->dir, "trace_clock");
+		if (clocks && !kmag__rec_word_in(clocks, r->o.clock))
+			ret = kmag_err_set(err, EINVAL, "unknown trace clock \"%s\" (this kernel has: %s)",
+					   r->o.clock, strtok(clocks, "\n"));
+		free(clocks);
+	}
+	return ret;
+}
+
+struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, struct kmag_err *err)
+{
+	struct kmag_recorder *r = calloc(1, sizeof(*r));
+	const char *sd;
+	int ret;
+
+	if (!r) {
+		kmag_err_set(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	r->o = *opts;
+	r->inst_lock_fd = r->top_lock_fd = r->stop_efd = r->out_fd = -1;
+	r->child_go_fd = r->child_err_fd = -1;
+	r->child_status = -1;
+	r->res.command_status = -1;
+	r->w.fd = -1;
+	sd = opts->state_dir ? opts->state_dir : getenv("KMAG_STATE_DIR");
+	r->state_dir = strdup(sd && *sd ? sd : DEFAULT_STATE_DIR);
+	if (!r->state_dir || !opts->output) {
+		kmag_err_set(err, r->state_dir ? EINVAL : ENOMEM,
+			     r->state_dir ? "no output file given" : "out of memory");
+		kmag_recorder_free(r);
+		return NULL;
+	}
+	if ((ret = find_tracefs(r, err)) || (ret = kmag__rec_cleanup_stale(r, err)) ||
+	    (ret = resolve_tracer(r, err)) || (ret = resolve_functions(r, err)) ||
+	    (ret = resolve_events(r, err)) || (ret = resolve_cpus(r, err)) ||
+	    (ret = check_pids_and_command(r, err)) || (ret = choose_buffer(r, err)) ||
+	    (ret = check_output_and_clock(r, err))) {
+		kmag_recorder_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+const struct kmag_rec_result *kmag_recorder_result(const struct kmag_recorder *r)
+{
+	return &r->res;
+}
+
+int kmag_recorder_restore(struct kmag_recorder *r, struct kmag_err *err)
+{
+	return kmag__rec_restore(r, err);
+}
+
+void kmag_recorder_free(struct kmag_recorder *r)
+{
+	struct kmag_err err = { 0 };
+	size_t i;
+
+	if (!r)
+		return;
+	kmag__rec_cancel_child(r);
+	kmag__rec_stop_readers(r);
+	kmag__rec_close_readers(r);
+	if (kmag__rec_restore(r, &err))
+		pr_warn("%s", err.msg);
+	kmag__rec_out_discard(r);
+	if (r->mounted_tracefs && r->dir && umount2(r->dir, MNT_DETACH))
+		pr_warn("cannot unmount tracefs from %s: %s", r->dir, strerror(errno));
+	for (i = 0; r->funcs && i < r->o.nr_funcs; i++) {
+		free(r->funcs[i].pattern);
+		free(r->funcs[i].module);
+	}
+	for (i = 0; r->notrace && i < r->o.nr_notrace; i++) {
+		free(r->notrace[i].pattern);
+		free(r->notrace[i].module);
+	}
+	free(r->funcs);
+	free(r->notrace);
+	free(r->func_index);
+	kmag__rec_free_list(r->graph_names, r->nr_graph_names);
+	for (i = 0; i < r->nr_events; i++) {
+		free(r->events[i].system);
+		free(r->events[i].name);
+	}
+	free(r->events);
+	kmag__rs_release(&r->state);
+	free(r->inst_dir);
+	free(r->res_cpus);
+	free(r->clock_file);
+	free(r->clock_name);
+	free(r->cmdlines);
+	free(r->uname);
+	free(r->state_dir);
+	free(r->dir);
+	free(r);
+}
