@@ -334,8 +334,19 @@ static int set_func_index(struct kmag_recorder *r, struct kmag_err *err)
 	for (i = 0; i <= r->nr_func_index && !ret; i++) {
 		/* whole numbers per write: the kernel parses each buffer by itself */
 		if (i == r->nr_func_index || len > sizeof(buf) - 16) {
-			if (len && write(fd, buf, len) != (ssize_t)len)
-				ret = -errno;
+			/* the kernel parses one number per write() and returns a
+			 * short count: write the rest until all is taken */
+			size_t off = 0;
+
+			while (off < len) {
+				ssize_t w = write(fd, buf + off, len - off);
+
+				if (w <= 0) {
+					ret = w < 0 ? -errno : -EIO;
+					break;
+				}
+				off += (size_t)w;
+			}
 			len = 0;
 		}
 		if (i < r->nr_func_index)
