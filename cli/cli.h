@@ -153,6 +153,13 @@ enum {
 
 /* Returns 1 if @opt was a symbol-map option (stored), 0 if not, -1 on a bad value. */
 int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s);
+/*
+ * Parses --filter-filepath and loads the map for kernel @release (NULL:
+ * unknown); warns when the map is for another kernel ("the map is for X but
+ * @for_what @release"). No map and no filter is fine (s->map stays NULL).
+ * Returns 0 or an exit code, the error printed.
+ */
+int cli_symmap_load(struct cli_symmap *s, const char *release, const char *for_what);
 /* cli_input.after_open hook: loads the map for the trace's kernel (@ctx = struct cli_symmap). */
 int cli_symmap_after_open(void *ctx, struct kmag_trace *t);
 /* Describes the path filter with counts for @g's nodes ("path net (12 of 340 functions)"). */

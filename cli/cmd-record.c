@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,14 @@ static const char record_usage[] =
 	"                            like 'vfs_*', '*swap*', ':mod:ext4', 'ext4_*:mod:ext4'\n"
 	"      --func-list FILE      trace only the functions named in FILE (one per\n"
 	"                            line, # comments); with -l: those too\n"
+	"      --filter-filepath P[,P...]\n"
+	"                            trace only functions defined in matching source\n"
+	"                            files: a substring (net/), a glob (fs/*/inode.c),\n"
+	"                            '/' anchors at the tree root; needs a symbol map\n"
+	"                            (kmag generate-symbol-map)\n"
+	"      --symbol-file-path MAP\n"
+	"                            the symbol map (default: the running kernel's in\n"
+	"                            ~/.cache/kmag, or $KMAG_SYMBOL_MAP)\n"
 	"  -n, --notrace GLOB        never trace matching functions (repeatable)\n"
 	"  -g, --graph GLOB          function_graph: record only what these functions\n"
 	"                            call (repeatable)\n"
@@ -309,7 +318,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		{ "top-instance", no_argument, NULL, OPT_TOP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
-		/* issue 5 adds --filter-filepath here: it fills func_names, as --func-list */
+		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct kmag_record_opts o = { .output = "trace.dat" };
@@ -324,6 +333,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	bool time_given = false, quiet = false, tty;
 	unsigned long v;
 	struct kmag_err err = { 0 };
+	struct cli_symmap sym = { 0 };
 	struct kmag_recorder *r = NULL;
 	struct kmag_rec_progress p;
 	struct live lv = { 0 };
@@ -428,7 +438,14 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			fputs(record_usage, stdout);
 			BAIL(EXIT_OK);
 		default:
-			BAIL(cli_bad_option("record", opt, argv));
+			switch (cli_symmap_option("record", opt, optarg, &sym)) {
+			case 1:
+				break;
+			case -1:
+				BAIL(EXIT_USAGE);
+			default:
+				BAIL(cli_bad_option("record", opt, argv));
+			}
 		}
 	}
 	if (optind < argc)
@@ -443,8 +460,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
 						o.tracer == KMAG_REC_TRACER_NONE))
 		USAGE("-g and --max-graph-depth need -p function_graph");
-	if ((funcs.n || names.n || notrace.n) && o.tracer == KMAG_REC_TRACER_NONE)
-		USAGE("-l, --func-list and -n need a function tracer, not -p nop");
+	if ((funcs.n || names.n || notrace.n || sym.filepath) && o.tracer == KMAG_REC_TRACER_NONE)
+		USAGE("-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
 	if (o.follow_forks && !nr_pids)
 		USAGE("-c follows the children of -P tasks; give -P PID");
 	o.funcs = funcs.v;
@@ -460,6 +477,15 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.pids = pids;
 	o.nr_pids = nr_pids;
 	o.note = note_to_stderr;
+	if (sym.filepath) {
+		struct utsname u;
+
+		/* the map of the running kernel: its functions are the ones to trace */
+		if ((ret = cli_symmap_load(&sym, uname(&u) ? NULL : u.release, "this machine runs")))
+			goto out;
+		o.path_map = sym.map;
+		o.path_filter = sym.filter;
+	}
 
 	catch_signals();
 	r = kmag_recorder_new(&o, &err);
@@ -480,11 +506,15 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	if (!quiet) {
 		const struct kmag_rec_result *res = kmag_recorder_result(r);
 
-		char what[64] = "";
+		char what[320] = "";
+		int n = 0;
 
+		if (sym.filepath)
+			n = snprintf(what, sizeof(what), " of %zu functions in %.200s", res->path_functions,
+				     sym.filepath);
 		if (o.command)
-			snprintf(what, sizeof(what), " of %s (pid %d)", o.command[0],
-				 (int)res->command_pid);
+			snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
+				 o.command[0], (int)res->command_pid);
 		fprintf(stderr, "kmag: recording %s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
 			strcmp(res->tracer, "nop") ? res->tracer : "tracepoint events",
 			res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
@@ -535,6 +565,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	}
 out:
 	kmag_recorder_free(r);
+	cli_symmap_release(&sym);
 	free(funcs.v);
 	free(names.v);
 	free(name_buf);

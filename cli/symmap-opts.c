@@ -45,13 +45,11 @@ static const char *release_of(const char *uname)
 	return rel;
 }
 
-int cli_symmap_after_open(void *ctx, struct kmag_trace *t)
+int cli_symmap_load(struct cli_symmap *s, const char *release, const char *for_what)
 {
-	struct cli_symmap *s = ctx;
-	const char *release = release_of(kmag_trace_info(t)->uname), *mrel;
-	struct kmag_symtab *st = kmag_trace_symtab(t);
 	struct kmag_err err = { 0 };
 	struct utsname u;
+	const char *mrel;
 
 	if (s->filepath && !(s->filter = kmag_pathfilter_new(s->filepath, &err)))
 		return cli_lib_error(&err, "bad --filter-filepath");
@@ -70,8 +68,20 @@ int cli_symmap_after_open(void *ctx, struct kmag_trace *t)
 		return cli_lib_error(&err, "cannot load the symbol map");
 	mrel = kmag_symmap_release(s->map);
 	if (release && mrel && strcmp(release, mrel))
-		cli_warn("the symbol map %s is for kernel %s but the trace was recorded on %s; run `kmag generate-symbol-map -r %s`",
-			 s->used, mrel, release, release);
+		cli_warn("the symbol map %s is for kernel %s but %s %s; run `kmag generate-symbol-map -r %s`",
+			 s->used, mrel, for_what, release, release);
+	return 0;
+}
+
+int cli_symmap_after_open(void *ctx, struct kmag_trace *t)
+{
+	struct cli_symmap *s = ctx;
+	const char *release = release_of(kmag_trace_info(t)->uname);
+	struct kmag_symtab *st = kmag_trace_symtab(t);
+	int ret = cli_symmap_load(s, release, "the trace was recorded on");
+
+	if (ret || !s->map)
+		return ret;
 	/* with addresses, same-named static functions become separate functions */
 	if (kmag_symtab_nr_addrs(st) && kmag_symtab_split_duplicates(st) < 0)
 		return cli_error("out of memory");

@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "kmag/record.h"
+#include "kmag/symmap.h"
 #include "record-state.h"
 #include "tracedat-write.h"
 
@@ -71,8 +72,15 @@ struct kmag_recorder {
 	struct rec_glob *funcs, *notrace;
 	char **graph_names;		/* expanded -g names */
 	size_t nr_graph_names;
-	unsigned *func_index;		/* opts.func_names as available_filter_functions lines */
+	/*
+	 * opts.func_names and the functions opts.path_filter selects, as
+	 * available_filter_functions lines, with their names (borrowed from
+	 * opts.func_names or @path_sel) for kernels that take only names.
+	 */
+	unsigned *func_index;
+	const char **func_index_names;
 	size_t nr_func_index;
+	struct kmag_selection path_sel;	/* owned: opts.path_filter expanded */
 	struct rec_event *events;
 	size_t nr_events;
 	uint64_t mask[REC_MASK_WORDS];	/* CPUs to record */
@@ -149,6 +157,12 @@ int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask);
 void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size);
 
 /* True when CPU @cpu is to be recorded. */
+/* The options narrow set_ftrace_filter (-l, --func-list, a path filter). */
+static inline bool rec_filters_funcs(const struct kmag_record_opts *o)
+{
+	return o->nr_funcs || o->nr_func_names || o->path_filter;
+}
+
 static inline bool rec_cpu_wanted(const struct kmag_recorder *r, int cpu)
 {
 	return cpu >= 0 && cpu < REC_MAX_CPUS && (r->mask[cpu / 64] >> (cpu % 64)) & 1;

@@ -60,15 +60,15 @@ static int set(struct kmag_recorder *r, const char *rel, const char *value, stru
 }
 
 /* Writes each entry of a list file separately, after truncating it. */
-static int set_list(struct kmag_recorder *r, const char *rel, char *const *entries, size_t n,
-		    struct kmag_err *err)
+static int write_list(struct kmag_recorder *r, const char *rel, const char *const *entries,
+		      size_t n, bool append, struct kmag_err *err)
 {
 	char path[4096];
 	size_t i;
 	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", files_dir(r), rel);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot open %s: %s", path, strerror(errno));
 	for (i = 0; i < n && !ret; i++) {
@@ -88,6 +88,13 @@ static int set_list(struct kmag_recorder *r, const char *rel, char *const *entri
 	return ret;
 }
 
+/* Replaces the list in tracefs file @rel with @entries. */
+static int set_list(struct kmag_recorder *r, const char *rel, char *const *entries, size_t n,
+		    struct kmag_err *err)
+{
+	return write_list(r, rel, (const char *const *)entries, n, false, err);
+}
+
 /* Why the private instance cannot do this recording, or NULL if it can. */
 static const char *instance_lacks(struct kmag_recorder *r)
 {
@@ -104,7 +111,7 @@ static const char *instance_lacks(struct kmag_recorder *r)
 			return r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH ?
 				       "function_graph is not available in tracefs instances" :
 				       "the function tracer is not available in tracefs instances";
-		if ((o->nr_funcs || o->nr_func_names || o->nr_notrace) &&
+		if ((rec_filters_funcs(o) || o->nr_notrace) &&
 		    !has_file(r, "set_ftrace_filter"))
 			return "instances have no set_ftrace_filter";
 		if (r->nr_graph_names && !has_file(r, "set_graph_function"))
@@ -318,8 +325,9 @@ static int set_buffers(struct kmag_recorder *r, struct kmag_err *err)
 }
 
 /*
- * opts.func_names, as available_filter_functions line numbers (Linux 5.13+),
- * after the -l globs; names for older kernels, which reject the numbers.
+ * --func-list and path-filter functions, as available_filter_functions line
+ * numbers (Linux 5.13+), after the -l globs; names for older kernels, which
+ * reject the numbers.
  */
 static int set_func_index(struct kmag_recorder *r, struct kmag_err *err)
 {
@@ -357,8 +365,8 @@ static int set_func_index(struct kmag_recorder *r, struct kmag_err *err)
 	if (ret == -EINVAL) {
 		/* a kernel without index writes: the names, one per write */
 		kmag_err_clear(err);
-		return set_list(r, "set_ftrace_filter", (char *const *)r->o.func_names,
-				r->o.nr_func_names, err);
+		return write_list(r, "set_ftrace_filter", r->func_index_names, r->nr_func_index,
+				  r->o.nr_funcs != 0, err);
 	}
 	if (ret)
 		return kmag_err_set(err, -ret, "cannot write the functions to trace to %s: %s", path,

@@ -127,7 +127,7 @@ bool kmag__rec_word_in(const char *list, const char *word)
 static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 {
 	const struct kmag_record_opts *o = &r->o;
-	bool wants_funcs = o->nr_funcs || o->nr_func_names || o->nr_notrace || o->nr_graph_funcs ||
+	bool wants_funcs = rec_filters_funcs(o) || o->nr_notrace || o->nr_graph_funcs ||
 			   o->max_graph_depth;
 	char *avail = kmag__tracefs_read(r->dir, "available_tracers");
 	int ret = 0;
@@ -160,7 +160,7 @@ static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 		ret = kmag_err_set(err, EINVAL,
 				   "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
 				   r->tracer_name);
-	else if (r->tracer == KMAG_REC_TRACER_NONE && (o->nr_funcs || o->nr_func_names || o->nr_notrace))
+	else if (r->tracer == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
 		ret = kmag_err_set(err, EINVAL, "-l and -n need a function tracer (-p function or function_graph)");
 	free(avail);
 	return ret;
@@ -230,14 +230,34 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Adds available_filter_functions line @line (function @name, borrowed) to the filter. */
+static int add_index(struct kmag_recorder *r, unsigned line, const char *name, size_t *cap)
+{
+	size_t old = *cap;
+
+	if (kmag__grow(&r->func_index, cap, r->nr_func_index + 1, sizeof(unsigned)))
+		return -1;
+	if (*cap != old) {
+		/* both arrays grow together, to the same capacity */
+		const char **v = realloc(r->func_index_names, *cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->func_index_names = v;
+	}
+	r->func_index[r->nr_func_index] = line;
+	r->func_index_names[r->nr_func_index++] = name;
+	return 0;
+}
+
 /*
  * opts.func_names -> line numbers of available_filter_functions (@list),
  * which the kernel takes in set_ftrace_filter: one pass with a sorted copy
  * of the names instead of a regex scan per name.
  */
-static int index_names(struct kmag_recorder *r, char *list, struct kmag_err *err)
+static int index_names(struct kmag_recorder *r, char *list, size_t *cap, struct kmag_err *err)
 {
-	size_t n = r->o.nr_func_names, cap = 0, found = 0, i;
+	size_t n = r->o.nr_func_names, found = 0, i;
 	const char **sorted = malloc(n * sizeof(*sorted));
 	bool *hit = calloc(n, sizeof(*hit));
 	unsigned line = 0;
@@ -260,12 +280,11 @@ static int index_names(struct kmag_recorder *r, char *list, struct kmag_err *err
 		*end = save;
 		if (at) {
 			hit[at - sorted] = true;
-			if (kmag__grow(&r->func_index, &cap, r->nr_func_index + 1, sizeof(unsigned))) {
+			if (add_index(r, line, *at, cap)) {
 				free(sorted);
 				free(hit);
 				return kmag_err_set(err, ENOMEM, "out of memory");
 			}
-			r->func_index[r->nr_func_index++] = line;
 		}
 		p = *eol ? eol + 1 : eol;
 	}
@@ -283,14 +302,39 @@ static int index_names(struct kmag_recorder *r, char *list, struct kmag_err *err
 	return 0;
 }
 
+/* opts.path_filter -> the traceable functions defined in matching files (@list). */
+static int index_paths(struct kmag_recorder *r, const char *list, size_t *cap,
+		       struct kmag_err *err)
+{
+	const struct kmag_selection *sel = &r->path_sel;
+	int n = kmag_symmap_select(r->o.path_map, r->o.path_filter, list, strlen(list),
+				   &r->path_sel, err);
+	size_t i;
+
+	if (n < 0)
+		return n;
+	if (!n)
+		return kmag_err_set(err, ENOENT,
+				    "no traceable function is defined in the files the path filter matches (%zu functions in %s/available_filter_functions, %zu of them not in the symbol map)",
+				    sel->available, r->dir, sel->unmapped);
+	for (i = 0; i < sel->nr; i++)
+		if (add_index(r, (unsigned)sel->funcs[i].index, sel->funcs[i].name, cap))
+			return kmag_err_set(err, ENOMEM, "out of memory");
+	r->res.path_functions = sel->nr;
+	if (sel->unmapped * 2 > sel->available)
+		kmag__rec_note(r, "the symbol map knows only %zu of the kernel's %zu traceable functions: is it for this kernel (and its modules)?",
+			       sel->available - sel->unmapped, sel->available);
+	return 0;
+}
+
 static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 {
 	const struct kmag_record_opts *o = &r->o;
-	size_t i, cap = 0;
+	size_t i, cap = 0, index_cap = 0;
 	char *probe;
 	int ret;
 
-	if (!o->nr_funcs && !o->nr_notrace && !o->nr_graph_funcs && !o->nr_func_names)
+	if (!rec_filters_funcs(o) && !o->nr_notrace && !o->nr_graph_funcs)
 		return 0;
 	/* libtracefs reports an unreadable list as "no match": look first */
 	probe = kmag__tracefs_read(r->dir, "available_filter_functions");
@@ -300,7 +344,10 @@ static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 		return kmag_err_set(err, errno, "cannot read %s/available_filter_functions: %s",
 				    r->dir, strerror(errno));
 	}
-	ret = o->nr_func_names ? index_names(r, probe, err) : 0;
+	/* the path filter first: index_names() cuts the list into names */
+	ret = o->path_filter ? index_paths(r, probe, &index_cap, err) : 0;
+	if (!ret && o->nr_func_names)
+		ret = index_names(r, probe, &index_cap, err);
 	free(probe);
 	if (ret)
 		return ret;
@@ -710,9 +757,11 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	r->w.fd = -1;
 	sd = opts->state_dir ? opts->state_dir : getenv("KMAG_STATE_DIR");
 	r->state_dir = strdup(sd && *sd ? sd : DEFAULT_STATE_DIR);
-	if (!r->state_dir || !opts->output) {
+	if (!r->state_dir || !opts->output || !opts->path_map != !opts->path_filter) {
 		kmag_err_set(err, r->state_dir ? EINVAL : ENOMEM,
-			     r->state_dir ? "no output file given" : "out of memory");
+			     !r->state_dir  ? "out of memory" :
+			     !opts->output ? "no output file given" :
+					     "a path filter needs a symbol map, and a symbol map a filter");
 		kmag_recorder_free(r);
 		return NULL;
 	}
@@ -763,6 +812,8 @@ void kmag_recorder_free(struct kmag_recorder *r)
 	free(r->funcs);
 	free(r->notrace);
 	free(r->func_index);
+	free(r->func_index_names);
+	kmag_selection_release(&r->path_sel);
 	kmag__rec_free_list(r->graph_names, r->nr_graph_names);
 	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i].system);

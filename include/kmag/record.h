@@ -64,6 +64,14 @@ struct kmag_record_opts {
 	 */
 	const char *const *func_names;
 	size_t nr_func_names;
+	/*
+	 * Every traceable function whose source file matches @path_filter in
+	 * @path_map (both borrowed; both or neither), next to @funcs and
+	 * @func_names: how `--filter-filepath net/` records only the network
+	 * stack. A filter that covers no traceable function is an error.
+	 */
+	const struct kmag_symmap *path_map;
+	const struct kmag_pathfilter *path_filter;
 	const char *const *notrace;	/* -n: set_ftrace_notrace globs */
 	size_t nr_notrace;
 	const char *const *graph_funcs;	/* -g: function_graph roots (globs) */
@@ -116,6 +124,7 @@ struct kmag_rec_result {
 	const char *tracer_note;	/* why the tracer was chosen over the default, or NULL */
 	const char *instance;	/* "kmag-1234" or "top-level" */
 	const char *cpulist;	/* recorded CPUs, "0-3" */
+	size_t path_functions;	/* functions opts.path_filter selected (0 without one) */
 	unsigned long buffer_kb;	/* per-CPU ring buffer used */
 	int nr_cpus;
 	const struct kmag_rec_cpu *cpus;	/* nr_cpus entries */

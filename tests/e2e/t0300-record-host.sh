@@ -172,8 +172,16 @@ t_exit "--filter before -e is a usage error" 2 "$KMAG" record --filter 'pid > 1'
 t_exit "an unknown compression is a usage error" 2 "$KMAG" record --compression xz
 t_exit "a bad record time is a usage error" 2 "$KMAG" record -t soon
 t_exit "-g with -p function is a usage error" 2 "$KMAG" record -p function -g vfs_read -o "$T/x.dat"
+t_exit "--filter-filepath with -p nop is a usage error" 2 "$KMAG" record -p nop --filter-filepath net/ -e sched:sched_switch
+t_exit "a bad --filter-filepath is a usage error" 2 "$KMAG" record --filter-filepath ''
+KMAG_SYMBOL_MAP= t_exit "--filter-filepath without a symbol map is one clear error" 1 \
+	"$KMAG" record -p function --filter-filepath net/ -o "$T/x.dat"
+t_grep "it says how to make one" 'needs a symbol map .*kmag generate-symbol-map -r' "$T/err"
+t_exit "--symbol-file-path to a missing file is one clear error" 1 \
+	"$KMAG" record -p function --filter-filepath net/ --symbol-file-path "$T/none.map" -o "$T/x.dat"
 t_ok "kmag record --help" "$KMAG" record --help
 t_grep "--help documents --cpumask" '--cpumask' "$T/ok.out"
+t_grep "--help documents --filter-filepath" '--filter-filepath' "$T/ok.out"
 [ -e "$T/x.dat" ] && t_fail "no output file is written on errors" || t_pass "no output file is written on errors"
 same_as_base errors
 t_done

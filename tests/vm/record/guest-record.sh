@@ -141,6 +141,13 @@ killed_then_repaired
 printf 'vfs_read\n# a comment\nvfs_write\nno_such_function_kmag\n' >names.txt
 rec fn-names -p function --func-list names.txt -- /kmag/wl.sh basic 1
 
+# --filter-filepath: every traceable function defined in fs/read_write.c,
+# found through the fixture symbol map of the 6.1 kernel
+if [ "$mode" = full ]; then
+	rec fn-path -p function --filter-filepath fs/read_write.c \
+		--symbol-file-path /kmag/subset.map -- /kmag/wl.sh basic 1
+fi
+
 # tracefs not mounted: kmag mounts it for the recording, and unmounts it again
 if umount $T && ! grep -q " $T tracefs" /proc/mounts; then
 	kmag record -o no-mount.dat -e sched:sched_switch -t 0.5 >no-mount.log 2>&1

@@ -29,7 +29,8 @@ O=$T/out
 if ! "$vmrun" --kernel "$kernel" --cpus 2 --mem 1024 --timeout 1500 \
 	--bin "$KMAG" --bin trace-cmd \
 	--file "$SRCDIR/tests/lib/tracefs-snapshot.sh:/kmag/snap.sh" \
-	--file "$here/wl.sh:/kmag/wl.sh" --file "$here/guest-record.sh:/kmag/guest-record.sh" \
+	--file "$here/wl.sh:/kmag/wl.sh" \
+	--file "$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map:/kmag/subset.map" --file "$here/guest-record.sh:/kmag/guest-record.sh" \
 	--script "$script" --out "$O" >"$T/vm.log" 2>&1; then
 	if grep -q "cannot resolve kernel package\|apt-get download.*failed" "$T/vm.log"; then
 		skip "the Debian $kernel kernel is neither cached nor downloadable"
@@ -84,7 +85,15 @@ t_grep "fn-names: the untraceable name is left out, with a note" \
 t_grep "no-mount: kmag mounts tracefs when it is not mounted, and says so" \
 	'mounted tracefs at /sys/kernel/tracing \(unmounted again at the end\)' "$O/no-mount.log"
 if [ $mode = full ]; then
-	for n in fn-cmd fn-pid fn-v6 fn-v7none fn-lost fn-sigTERM after-kill-fn; do check_file $n; done
+	for n in fn-cmd fn-pid fn-v6 fn-v7none fn-lost fn-sigTERM after-kill-fn fn-path; do check_file $n; done
+	# --filter-filepath fs/read_write.c: only functions the map places in that file
+	rw="@($(awk -F'\t' '$2 == "fs/read_write.c" { printf "%s%s", sep, $1; sep = "|" }' \
+		"$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map"))"
+	if funcs_match fn-path "$rw" '@()'; then t_pass "fn-path: only functions defined in fs/read_write.c"; else
+		t_fail "fn-path: only functions defined in fs/read_write.c" "$(cat "$T/badfuncs")"; fi
+	t_grep "fn-path: the start line counts the functions of the path filter" \
+		'recording function of [0-9]+ functions in fs/read_write.c in /kmag/wl.sh' "$O/fn-path.log"
+	t_grep "fn-path: vfs_read and vfs_write are among them" 'vfs_read' "$T/funcs"
 fi
 
 # -g roots and --max-graph-depth; only the command's tasks
