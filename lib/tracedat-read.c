@@ -574,12 +574,14 @@ static int read_v7_options(struct tracedat *td, uint64_t off, struct v7_sections
 		struct cur c;
 		uint8_t *owned;
 
-		if (++chain > MAX_OPTIONS_SECTIONS)
-			return kmag_err_set(err, EINVAL,
-					    "corrupt trace.dat: options sections form a loop");
+		if (++chain > MAX_OPTIONS_SECTIONS) {
+			ret = kmag_err_set(err, EINVAL,
+					   "corrupt trace.dat: options sections form a loop");
+			break;
+		}
 		ret = open_section(td, off, TD_OPT_DONE, "options section", &c, &owned, err);
 		if (ret)
-			return ret;
+			break;
 		off = 0;
 		for (;;) {
 			uint16_t id;
