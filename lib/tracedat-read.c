@@ -210,10 +210,37 @@ int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize
 	return 0;
 }
 
+/*
+ * Kernel format texts are plain ASCII. libtraceevent 1.7's tokenizer
+ * dereferences NULL on other bytes (a byte >= 0x80 in a field declaration
+ * crashes tep_parse_event()), so text that is not ASCII is refused here,
+ * before any of it reaches the library. A trailing NUL is allowed.
+ */
+static int check_format_text(const struct td_blob *b, const char *what, struct kmag_err *err)
+{
+	const unsigned char *p = (const unsigned char *)b->data;
+	size_t i, n = b->size;
+
+	while (n && !p[n - 1])
+		n--;
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' && p[i] != '\r') || p[i] > 0x7e)
+			return kmag_err_set(err, EINVAL,
+					    "corrupt trace.dat: %s holds a non-text byte 0x%02x at offset %zu",
+					    what, p[i], i);
+	return 0;
+}
+
 static int add_format(struct tracedat *td, const char *system, struct td_blob *text,
 		      struct kmag_err *err)
 {
 	struct td_format *f;
+	char what[96];
+	int ret;
+
+	snprintf(what, sizeof(what), "a format of the %.40s events", system);
+	if ((ret = check_format_text(text, what, err)))
+		return ret;
 
 	if (kmag__grow(&td->formats, &td->cap_formats, td->nr_formats + 1, sizeof(*td->formats)))
 		return kmag_err_set(err, ENOMEM, "out of memory");
@@ -234,11 +261,13 @@ static int read_header_info(struct cur *c)
 
 	c->what = "header_page";
 	if ((ret = cur_expect(c, TRACEDAT_HEAD_PAGE, sizeof(TRACEDAT_HEAD_PAGE))) ||
-	    (ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &td->header_page)))
+	    (ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &td->header_page)) ||
+	    (ret = check_format_text(&td->header_page, "the header_page format", c->err)))
 		return ret;
 	c->what = "header_event";
 	if ((ret = cur_expect(c, TRACEDAT_HEAD_EVENT, sizeof(TRACEDAT_HEAD_EVENT))) ||
-	    (ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &td->header_event)))
+	    (ret = cur_u64(c, &size)) || (ret = cur_blob(c, size, &td->header_event)) ||
+	    (ret = check_format_text(&td->header_event, "the header_event format", c->err)))
 		return ret;
 	return 0;
 }
