@@ -59,6 +59,9 @@ struct cli_input {
 	/* called once the trace is open, before its events are read; returns 0 or an exit code */
 	int (*after_open)(void *ctx, struct kmag_trace *t);
 	void *after_open_ctx;
+	/* cli_load_graph(): also sees every event that reaches the call graph, before it */
+	kmag_event_fn tap;
+	void *tap_ctx;
 };
 
 enum {

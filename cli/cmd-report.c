@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/probes.h"
 #include "kmag/report.h"
 
 static const char report_usage[] =
@@ -21,10 +22,47 @@ static const char report_usage[] =
 	"      --callers FUNC        who called FUNC, with counts and times\n"
 	"      --callees FUNC        what FUNC called\n"
 	"  -F, --format FMT          text (default), json or csv\n"
+	"      --probes              the probe events (kmag record --kprobe/--uprobe):\n"
+	"                            hits per probe, and per argument min, max, mean,\n"
+	"                            the most frequent values and a histogram (text or\n"
+	"                            json)\n"
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
+
+enum { OPT_PROBES = OPT_INPUT_LAST + 1 };
+
+/* What the report collects next to the call graph. */
+struct report_extra {
+	struct cli_symmap *sm;
+	bool want_probes;
+	struct kmag_probes *probes;
+};
+
+static int report_after_open(void *ctx, struct kmag_trace *t)
+{
+	struct report_extra *x = ctx;
+	int ret = cli_symmap_after_open(x->sm, t);
+
+	if (ret)
+		return ret;
+	if (x->want_probes) {
+		if (kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
+			return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+		x->probes = kmag_probes_new(t);
+		if (!x->probes)
+			return cli_error("out of memory");
+	}
+	return 0;
+}
+
+static int probes_tap(const struct kmag_event *ev, void *ctx)
+{
+	struct report_extra *x = ctx;
+
+	return kmag_probes_add(x->probes, ev);
+}
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 {
@@ -34,14 +72,16 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		{ "callers", required_argument, NULL, 'C' },
 		{ "callees", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "probes", no_argument, NULL, OPT_PROBES },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_symmap sm = { .cmd = "report" };
-	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
-				.after_open_ctx = &sm };
+	struct report_extra x = { .sm = &sm };
+	struct cli_input in = { .unordered = false, .after_open = report_after_open,
+				.after_open_ctx = &x };
 	char filters[1200];
 	struct kmag_report r = { .focus = -1 };
 	const char *format = "text", *focus = NULL;
@@ -76,6 +116,9 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 						       optarg);
 			format = optarg;
 			break;
+		case OPT_PROBES:
+			x.want_probes = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_OK;
@@ -95,11 +138,31 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
 	if (!limit_set && !strcmp(format, "text") && !focus)
 		limit = 50;
+	if (x.want_probes && (focus || !strcmp(format, "csv")))
+		return cli_usage_error("report", "--probes shows the probes alone, as text or json (not with --callers/--callees or csv)");
+	if (x.want_probes) {
+		/* filled by report_after_open() once the trace is open */
+		in.tap = probes_tap;
+		in.tap_ctx = &x;
+	}
 
 	ret = cli_load_graph("report", &in, &g);
 	if (ret) {
+		kmag_probes_free(x.probes);
 		cli_symmap_release(&sm);
 		return ret;
+	}
+	if (x.want_probes) {
+		if (kmag_probes_finish(x.probes))
+			ret = cli_error("out of memory");
+		else if (!strcmp(format, "json"))
+			ret = kmag_probes_json(stdout, x.probes, kmag_trace_symtab(g.trace));
+		else
+			ret = kmag_probes_text(stdout, x.probes, kmag_trace_symtab(g.trace));
+		kmag_probes_free(x.probes);
+		cli_graph_release(&g);
+		cli_symmap_release(&sm);
+		return ret > 0 ? ret : ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
 	}
 	r.cg = g.cg;
 	r.st = kmag_trace_symtab(g.trace);

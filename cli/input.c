@@ -73,8 +73,24 @@ void cli_warn_lost(const struct kmag_trace_info *info)
 	}
 }
 
+struct tap_chain {
+	kmag_event_fn tap;
+	void *tap_ctx;
+	struct kmag_cg *cg;
+};
+
+/* in->tap first, then the call graph */
+static int tap_then_graph(const struct kmag_event *ev, void *ctx)
+{
+	struct tap_chain *c = ctx;
+	int ret = c->tap(ev, c->tap_ctx);
+
+	return ret ? ret : kmag_cg_event_fn(ev, c->cg);
+}
+
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g)
 {
+	struct tap_chain chain = { in->tap, in->tap_ctx, NULL };
 	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
 	struct kmag_cg_opts copts = { .build_cct = in->build_cct };
 	struct kmag_err err = { 0 };
@@ -117,8 +133,13 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		return cli_error("out of memory");
 	}
 	ctx = g->cg;
+	if (in->tap) {
+		chain.cg = g->cg;
+		fn = tap_then_graph;
+		ctx = &chain;
+	}
 	if (!kmag_filter_is_empty(g->filter)) {
-		kmag_filter_bind(g->filter, g->trace, kmag_cg_event_fn, g->cg);
+		kmag_filter_bind(g->filter, g->trace, fn, ctx);
 		fn = kmag_filter_event_fn;
 		ctx = g->filter;
 		snprintf(g->filters, sizeof(g->filters), "%s", kmag_filter_describe(g->filter));
