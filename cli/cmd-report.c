@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/durations.h"
 #include "kmag/probes.h"
 #include "kmag/report.h"
 
@@ -26,18 +27,22 @@ static const char report_usage[] =
 	"                            hits per probe, and per argument min, max, mean,\n"
 	"                            the most frequent values and a histogram (text or\n"
 	"                            json)\n"
+	"      --slowest N           the N longest calls with their call chains\n"
+	"                            (function_graph traces; text or json)\n"
+	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_PROBES = OPT_INPUT_LAST + 1 };
+enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST };
 
 /* What the report collects next to the call graph. */
 struct report_extra {
 	struct cli_symmap *sm;
 	bool want_probes;
 	struct kmag_probes *probes;
+	struct kmag_slowest *slowest;
 };
 
 static int report_after_open(void *ctx, struct kmag_trace *t)
@@ -57,11 +62,27 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 	return 0;
 }
 
-static int probes_tap(const struct kmag_event *ev, void *ctx)
+static int extra_tap(const struct kmag_event *ev, void *ctx)
 {
 	struct report_extra *x = ctx;
 
-	return kmag_probes_add(x->probes, ev);
+	return x->probes ? kmag_probes_add(x->probes, ev) : kmag_slowest_add(x->slowest, ev);
+}
+
+/* --slowest N: prints the calls; returns the exit code. */
+static int print_slowest(struct report_extra *x, struct cli_graph *g, const char *format)
+{
+	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
+	int ret;
+
+	kmag_slowest_finish(x->slowest);
+	if (!info->has_durations && !strcmp(format, "text"))
+		cli_warn("this trace has no call durations (--slowest needs a function_graph recording)");
+	if (!strcmp(format, "json"))
+		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	else
+		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
 }
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
@@ -73,6 +94,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		{ "callees", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "probes", no_argument, NULL, OPT_PROBES },
+		{ "slowest", required_argument, NULL, OPT_SLOWEST },
+		CLI_MIN_DURATION_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
 		CLI_SYMMAP_LONGOPTS,
@@ -85,7 +108,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	char filters[1200];
 	struct kmag_report r = { .focus = -1 };
 	const char *format = "text", *focus = NULL;
-	unsigned long limit = 0;
+	unsigned long limit = 0, slowest = 0;
 	bool limit_set = false;
 	struct cli_graph g;
 	int opt, ret;
@@ -119,6 +142,12 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		case OPT_PROBES:
 			x.want_probes = true;
 			break;
+		case OPT_SLOWEST:
+			if (!cli_parse_ulong("report", "--slowest", optarg, &slowest))
+				return EXIT_USAGE;
+			if (slowest < 1 || slowest > 100000)
+				return cli_usage_error("report", "--slowest N takes 1..100000 calls");
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_OK;
@@ -140,15 +169,32 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		limit = 50;
 	if (x.want_probes && (focus || !strcmp(format, "csv")))
 		return cli_usage_error("report", "--probes shows the probes alone, as text or json (not with --callers/--callees or csv)");
+	if (slowest && (x.want_probes || focus || !strcmp(format, "csv")))
+		return cli_usage_error("report", "--slowest shows the calls alone, as text or json (not with --probes, --callers/--callees or csv)");
+	if (slowest) {
+		x.slowest = kmag_slowest_new(slowest);
+		if (!x.slowest)
+			return cli_error("out of memory");
+		in.tap = extra_tap;
+		in.tap_ctx = &x;
+	}
 	if (x.want_probes) {
 		/* filled by report_after_open() once the trace is open */
-		in.tap = probes_tap;
+		in.tap = extra_tap;
 		in.tap_ctx = &x;
 	}
 
 	ret = cli_load_graph("report", &in, &g);
 	if (ret) {
 		kmag_probes_free(x.probes);
+		kmag_slowest_free(x.slowest);
+		cli_symmap_release(&sm);
+		return ret;
+	}
+	if (x.slowest) {
+		ret = print_slowest(&x, &g, format);
+		kmag_slowest_free(x.slowest);
+		cli_graph_release(&g);
 		cli_symmap_release(&sm);
 		return ret;
 	}
