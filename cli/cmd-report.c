@@ -52,9 +52,10 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 
 	if (ret)
 		return ret;
-	if (x->want_probes) {
-		if (kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
-			return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
+		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	/* probe hits annotate the functions they probe, whenever the trace has formats */
+	if (kmag_trace_info(t)->format == KMAG_INPUT_TRACEDAT && !x->slowest) {
 		x->probes = kmag_probes_new(t);
 		if (!x->probes)
 			return cli_error("out of memory");
@@ -66,7 +67,14 @@ static int extra_tap(const struct kmag_event *ev, void *ctx)
 {
 	struct report_extra *x = ctx;
 
-	return x->probes ? kmag_probes_add(x->probes, ev) : kmag_slowest_add(x->slowest, ev);
+	if (x->probes)
+		return kmag_probes_add(x->probes, ev);
+	return x->slowest ? kmag_slowest_add(x->slowest, ev) : 0;
+}
+
+static uint64_t probe_hits_cb(void *ctx, kmag_func_t func)
+{
+	return kmag_probes_hits_of(ctx, func);
 }
 
 /* --slowest N: prints the calls; returns the exit code. */
@@ -178,11 +186,9 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		in.tap = extra_tap;
 		in.tap_ctx = &x;
 	}
-	if (x.want_probes) {
-		/* filled by report_after_open() once the trace is open */
-		in.tap = extra_tap;
-		in.tap_ctx = &x;
-	}
+	/* x.probes is made by report_after_open() once the trace is open */
+	in.tap = extra_tap;
+	in.tap_ctx = &x;
 
 	ret = cli_load_graph("report", &in, &g);
 	if (ret) {
@@ -209,6 +215,10 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		cli_graph_release(&g);
 		cli_symmap_release(&sm);
 		return ret > 0 ? ret : ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+	}
+	if (x.probes && kmag_probes_count(x.probes)) {
+		r.probe_hits = probe_hits_cb;
+		r.probe_hits_ctx = x.probes;
 	}
 	r.cg = g.cg;
 	r.st = kmag_trace_symtab(g.trace);
@@ -241,6 +251,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			else
 				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
 						focus);
+			kmag_probes_free(x.probes);
 			cli_graph_release(&g);
 			cli_symmap_release(&sm);
 			return ret;
@@ -255,6 +266,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
 		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
 	cli_symmap_warn(&sm);
+	kmag_probes_free(x.probes);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;

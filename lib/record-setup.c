@@ -542,10 +542,6 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int ret = 1;
 
-	/* probes first: their events must exist when the instance enables them */
-	if (r->nr_probes && (ret = kmag__rec_probes_create(r, err)))
-		return ret;
-	ret = 1;
 	if (!r->o.top_instance && (ret = try_instance(r, err)) < 0)
 		return ret;
 	r->res.instance = ret == 1 ? "top-level" : r->inst_name;
@@ -569,6 +565,13 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 	     (ret = set_func_filters(r, true, err)) || (ret = set_graph(r, err))))
 		return ret;
 	if ((r->o.nr_pids || r->o.command) && (ret = set_pids(r, err)))
+		return ret;
+	/*
+	 * Probes once the instance (or the saved top level) is in place: a
+	 * failure then leaves through the normal restore. Their events must
+	 * exist before set_events() enables them.
+	 */
+	if (r->nr_probes && (ret = kmag__rec_probes_create(r, err)))
 		return ret;
 	if ((ret = set_events(r, err)) || (ret = set_tracer(r, err)))
 		return ret;
