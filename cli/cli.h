@@ -59,6 +59,10 @@ struct cli_input {
 	/* called once the trace is open, before its events are read; returns 0 or an exit code */
 	int (*after_open)(void *ctx, struct kmag_trace *t);
 	void *after_open_ctx;
+	/* cli_load_graph(): also sees every event that reaches the call graph, before it */
+	kmag_event_fn tap;
+	void *tap_ctx;
+	uint64_t min_duration_ns;	/* cli_load_graph(): drop calls shorter than this (0 = keep) */
 };
 
 enum {
@@ -67,8 +71,17 @@ enum {
 	OPT_CPU,
 	OPT_TIME,
 	OPT_READER,
+	OPT_MIN_DURATION,
 	OPT_INPUT_LAST,
 };
+
+/* --min-duration, for the commands that show one call graph (report, visualize) */
+#define CLI_MIN_DURATION_LONGOPT { "min-duration", required_argument, NULL, OPT_MIN_DURATION }
+#define CLI_MIN_DURATION_HELP                                                              \
+	"      --min-duration DUR    leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"  \
+	"                            a bare number is microseconds), with their time and\n" \
+	"                            the calls they made, as record --threshold does\n"      \
+	"                            (function_graph traces)\n"
 
 #define CLI_INPUT_LONGOPTS                                                         \
 	{ "pid", required_argument, NULL, OPT_PID },                               \
@@ -199,6 +212,7 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv);
 int cmd_export(struct kmag_cli *cli, int argc, char **argv);
 int cmd_html(struct kmag_cli *cli, int argc, char **argv);
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
+int cmd_stack(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

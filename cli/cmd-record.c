@@ -44,6 +44,19 @@ static const char record_usage[] =
 	"                            alone records all of its events; globs work\n"
 	"      --filter EXPR         kernel filter for the -e before it, e.g.\n"
 	"                            --filter 'prev_pid != 0'\n"
+	"      --kprobe 'FUNC[+OFFS] [NAME=FETCHARG...]'\n"
+	"                            a kprobe with the arguments to fetch, in\n"
+	"                            kprobe_events syntax (repeatable), e.g.\n"
+	"                            --kprobe 'vfs_write count=%dx:u64' (x86-64 argument\n"
+	"                            registers: di si dx cx r8 r9); see report --probes\n"
+	"      --kretprobe 'FUNC [NAME=FETCHARG...]'\n"
+	"                            a probe on the return, e.g. 'vfs_read ret=$retval:s64'\n"
+	"      --uprobe 'PATH:FUNC[+OFFS] [NAME=FETCHARG...]'\n"
+	"                            a user-space probe (PATH:0xOFFSET works too)\n"
+	"      --uretprobe 'PATH:FUNC [NAME=FETCHARG...]'\n"
+	"                            a user-space return probe\n"
+	"      --threshold USEC      function_graph: record only calls that take at\n"
+	"                            least USEC microseconds (tracing_thresh)\n"
 	"\n"
 	"Which tasks and CPUs:\n"
 	"  -P, --pid PID             only this task (repeatable)\n"
@@ -81,6 +94,11 @@ enum {
 	OPT_FILE_VERSION,
 	OPT_TOP,
 	OPT_FUNC_LIST,
+	OPT_KPROBE,
+	OPT_KRETPROBE,
+	OPT_UPROBE,
+	OPT_URETPROBE,
+	OPT_THRESHOLD,
 };
 
 static void *grow(void *arr, size_t n, size_t elem);
@@ -306,6 +324,11 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
 		{ "event", required_argument, NULL, 'e' },
 		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "kprobe", required_argument, NULL, OPT_KPROBE },
+		{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
+		{ "uprobe", required_argument, NULL, OPT_UPROBE },
+		{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "children", no_argument, NULL, 'c' },
 		{ "cpumask", required_argument, NULL, 'M' },
@@ -326,6 +349,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	char *name_buf = NULL;
 	struct kmag_rec_event *events = NULL;
 	size_t nr_events = 0;
+	struct kmag_rec_probe *probes = NULL;
+	size_t nr_probes = 0;
 	pid_t *pids = NULL;
 	size_t nr_pids = 0;
 	const char *compression = NULL;
@@ -385,6 +410,26 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 				USAGE("two --filter for -e %s; combine them with && or ||",
 				      events[nr_events - 1].spec);
 			events[nr_events - 1].filter = optarg;
+			break;
+		case OPT_KPROBE:
+		case OPT_KRETPROBE:
+		case OPT_UPROBE:
+		case OPT_URETPROBE:
+			probes = grow(probes, nr_probes + 1, sizeof(*probes));
+			probes[nr_probes++] = (struct kmag_rec_probe){
+				opt == OPT_KPROBE    ? KMAG_REC_KPROBE :
+				opt == OPT_KRETPROBE ? KMAG_REC_KRETPROBE :
+				opt == OPT_UPROBE    ? KMAG_REC_UPROBE :
+						       KMAG_REC_URETPROBE,
+				optarg
+			};
+			break;
+		case OPT_THRESHOLD:
+			if (!cli_parse_ulong("record", "--threshold", optarg, &v))
+				BAIL(EXIT_USAGE);
+			if (v == 0 || v > 100000000)
+				USAGE("--threshold is in microseconds, 1..100000000");
+			o.threshold_us = v;
 			break;
 		case 'P':
 			if (!cli_parse_ulong("record", "-P", optarg, &v))
@@ -457,6 +502,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.uncompressed = compression && !strcmp(compression, "none");
 	if (o.command && !time_given)
 		seconds = 0;
+	if (o.threshold_us && (o.tracer == KMAG_REC_TRACER_FUNCTION || o.tracer == KMAG_REC_TRACER_NONE))
+		USAGE("--threshold needs -p function_graph (it times calls)");
 	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
 						o.tracer == KMAG_REC_TRACER_NONE))
 		USAGE("-g and --max-graph-depth need -p function_graph");
@@ -474,6 +521,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.nr_graph_funcs = graph.n;
 	o.events = events;
 	o.nr_events = nr_events;
+	o.probes = probes;
+	o.nr_probes = nr_probes;
 	o.pids = pids;
 	o.nr_pids = nr_pids;
 	o.note = note_to_stderr;
@@ -515,8 +564,10 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		if (o.command)
 			snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
 				 o.command[0], (int)res->command_pid);
-		fprintf(stderr, "kmag: recording %s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
-			strcmp(res->tracer, "nop") ? res->tracer : "tracepoint events",
+		fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
+			strcmp(res->tracer, "nop") ? res->tracer :
+			nr_events                  ? "tracepoint events" : "probe events",
+			res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
 			res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
 			res->tracer_note ? ")" : "", what,
 			strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
@@ -572,6 +623,7 @@ out:
 	free(notrace.v);
 	free(graph.v);
 	free(events);
+	free(probes);
 	free(pids);
 	return ret;
 }

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/durations.h"
+#include "kmag/probes.h"
 #include "kmag/report.h"
 
 static const char report_usage[] =
@@ -21,10 +23,75 @@ static const char report_usage[] =
 	"      --callers FUNC        who called FUNC, with counts and times\n"
 	"      --callees FUNC        what FUNC called\n"
 	"  -F, --format FMT          text (default), json or csv\n"
+	"      --probes              the probe events (kmag record --kprobe/--uprobe):\n"
+	"                            hits per probe, and per argument min, max, mean,\n"
+	"                            the most frequent values and a histogram (text or\n"
+	"                            json)\n"
+	"      --slowest N           the N longest calls with their call chains\n"
+	"                            (function_graph traces; text or json)\n"
+	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
+
+enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST };
+
+/* What the report collects next to the call graph. */
+struct report_extra {
+	struct cli_symmap *sm;
+	bool want_probes;
+	struct kmag_probes *probes;
+	struct kmag_slowest *slowest;
+};
+
+static int report_after_open(void *ctx, struct kmag_trace *t)
+{
+	struct report_extra *x = ctx;
+	int ret = cli_symmap_after_open(x->sm, t);
+
+	if (ret)
+		return ret;
+	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
+		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	/* probe hits annotate the functions they probe, whenever the trace has formats */
+	if (kmag_trace_info(t)->format == KMAG_INPUT_TRACEDAT && !x->slowest) {
+		x->probes = kmag_probes_new(t);
+		if (!x->probes)
+			return cli_error("out of memory");
+	}
+	return 0;
+}
+
+static int extra_tap(const struct kmag_event *ev, void *ctx)
+{
+	struct report_extra *x = ctx;
+
+	if (x->probes)
+		return kmag_probes_add(x->probes, ev);
+	return x->slowest ? kmag_slowest_add(x->slowest, ev) : 0;
+}
+
+static uint64_t probe_hits_cb(void *ctx, kmag_func_t func)
+{
+	return kmag_probes_hits_of(ctx, func);
+}
+
+/* --slowest N: prints the calls; returns the exit code. */
+static int print_slowest(struct report_extra *x, struct cli_graph *g, const char *format)
+{
+	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
+	int ret;
+
+	kmag_slowest_finish(x->slowest);
+	if (!info->has_durations && !strcmp(format, "text"))
+		cli_warn("this trace has no call durations (--slowest needs a function_graph recording)");
+	if (!strcmp(format, "json"))
+		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	else
+		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+}
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 {
@@ -34,18 +101,22 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		{ "callers", required_argument, NULL, 'C' },
 		{ "callees", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "probes", no_argument, NULL, OPT_PROBES },
+		{ "slowest", required_argument, NULL, OPT_SLOWEST },
+		CLI_MIN_DURATION_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_symmap sm = { .cmd = "report" };
-	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
-				.after_open_ctx = &sm };
+	struct report_extra x = { .sm = &sm };
+	struct cli_input in = { .unordered = false, .after_open = report_after_open,
+				.after_open_ctx = &x };
 	char filters[1200];
 	struct kmag_report r = { .focus = -1 };
 	const char *format = "text", *focus = NULL;
-	unsigned long limit = 0;
+	unsigned long limit = 0, slowest = 0;
 	bool limit_set = false;
 	struct cli_graph g;
 	int opt, ret;
@@ -76,6 +147,15 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 						       optarg);
 			format = optarg;
 			break;
+		case OPT_PROBES:
+			x.want_probes = true;
+			break;
+		case OPT_SLOWEST:
+			if (!cli_parse_ulong("report", "--slowest", optarg, &slowest))
+				return EXIT_USAGE;
+			if (slowest < 1 || slowest > 100000)
+				return cli_usage_error("report", "--slowest N takes 1..100000 calls");
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_OK;
@@ -95,11 +175,50 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
 	if (!limit_set && !strcmp(format, "text") && !focus)
 		limit = 50;
+	if (x.want_probes && (focus || !strcmp(format, "csv")))
+		return cli_usage_error("report", "--probes shows the probes alone, as text or json (not with --callers/--callees or csv)");
+	if (slowest && (x.want_probes || focus || !strcmp(format, "csv")))
+		return cli_usage_error("report", "--slowest shows the calls alone, as text or json (not with --probes, --callers/--callees or csv)");
+	if (slowest) {
+		x.slowest = kmag_slowest_new(slowest);
+		if (!x.slowest)
+			return cli_error("out of memory");
+		in.tap = extra_tap;
+		in.tap_ctx = &x;
+	}
+	/* x.probes is made by report_after_open() once the trace is open */
+	in.tap = extra_tap;
+	in.tap_ctx = &x;
 
 	ret = cli_load_graph("report", &in, &g);
 	if (ret) {
+		kmag_probes_free(x.probes);
+		kmag_slowest_free(x.slowest);
 		cli_symmap_release(&sm);
 		return ret;
+	}
+	if (x.slowest) {
+		ret = print_slowest(&x, &g, format);
+		kmag_slowest_free(x.slowest);
+		cli_graph_release(&g);
+		cli_symmap_release(&sm);
+		return ret;
+	}
+	if (x.want_probes) {
+		if (kmag_probes_finish(x.probes))
+			ret = cli_error("out of memory");
+		else if (!strcmp(format, "json"))
+			ret = kmag_probes_json(stdout, x.probes, kmag_trace_symtab(g.trace));
+		else
+			ret = kmag_probes_text(stdout, x.probes, kmag_trace_symtab(g.trace));
+		kmag_probes_free(x.probes);
+		cli_graph_release(&g);
+		cli_symmap_release(&sm);
+		return ret > 0 ? ret : ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+	}
+	if (x.probes && kmag_probes_count(x.probes)) {
+		r.probe_hits = probe_hits_cb;
+		r.probe_hits_ctx = x.probes;
 	}
 	r.cg = g.cg;
 	r.st = kmag_trace_symtab(g.trace);
@@ -132,6 +251,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			else
 				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
 						focus);
+			kmag_probes_free(x.probes);
 			cli_graph_release(&g);
 			cli_symmap_release(&sm);
 			return ret;
@@ -146,6 +266,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
 		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
 	cli_symmap_warn(&sm);
+	kmag_probes_free(x.probes);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;

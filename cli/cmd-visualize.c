@@ -52,7 +52,7 @@ static const char visualize_usage[] =
 	"\n" CLI_SYMMAP_HELP
 	"                            (calls through functions hidden by --filter-filepath\n"
 	"                            become dashed \"via N hidden\" edges)\n"
-	"\n" CLI_INPUT_HELP
+	"\n" CLI_INPUT_HELP CLI_MIN_DURATION_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
@@ -149,6 +149,7 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
+		CLI_MIN_DURATION_LONGOPT,
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/durations.h"
 
 int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in)
 {
@@ -25,6 +26,13 @@ int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input
 		return 1;
 	case OPT_TIME:
 		in->time = arg;
+		return 1;
+	case OPT_MIN_DURATION:
+		if (kmag_duration_parse(arg, &in->min_duration_ns) || !in->min_duration_ns) {
+			cli_usage_error(cmd, "--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got \"%s\"",
+					arg);
+			return -1;
+		}
 		return 1;
 	case OPT_READER:
 		if (!strcmp(arg, "auto"))
@@ -73,8 +81,25 @@ void cli_warn_lost(const struct kmag_trace_info *info)
 	}
 }
 
+struct tap_chain {
+	kmag_event_fn tap;
+	void *tap_ctx;
+	struct kmag_cg *cg;
+};
+
+/* in->tap first, then the call graph */
+static int tap_then_graph(const struct kmag_event *ev, void *ctx)
+{
+	struct tap_chain *c = ctx;
+	int ret = c->tap(ev, c->tap_ctx);
+
+	return ret ? ret : kmag_cg_event_fn(ev, c->cg);
+}
+
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g)
 {
+	struct tap_chain chain = { in->tap, in->tap_ctx, NULL };
+	struct kmag_mindur *mindur = NULL;
 	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
 	struct kmag_cg_opts copts = { .build_cct = in->build_cct };
 	struct kmag_err err = { 0 };
@@ -117,13 +142,36 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		return cli_error("out of memory");
 	}
 	ctx = g->cg;
+	if (in->tap) {
+		chain.cg = g->cg;
+		fn = tap_then_graph;
+		ctx = &chain;
+	}
+	if (in->min_duration_ns) {
+		mindur = kmag_mindur_new(in->min_duration_ns, fn, ctx);
+		if (!mindur) {
+			cli_graph_release(g);
+			return cli_error("out of memory");
+		}
+		fn = kmag_mindur_event_fn;
+		ctx = mindur;
+	}
 	if (!kmag_filter_is_empty(g->filter)) {
-		kmag_filter_bind(g->filter, g->trace, kmag_cg_event_fn, g->cg);
+		kmag_filter_bind(g->filter, g->trace, fn, ctx);
 		fn = kmag_filter_event_fn;
 		ctx = g->filter;
 		snprintf(g->filters, sizeof(g->filters), "%s", kmag_filter_describe(g->filter));
 	}
 	ret = kmag_trace_read(g->trace, fn, ctx, &err);
+	if (mindur) {
+		size_t n = strlen(g->filters);
+
+		snprintf(g->filters + n, sizeof(g->filters) - n, "%scalls >= %.3f us (%" PRIu64 " shorter calls left out)",
+			 n ? ", " : "", (double)in->min_duration_ns / 1e3, kmag_mindur_dropped(mindur));
+	}
+	kmag_mindur_free(mindur);
+	if (ret >= 0 && in->min_duration_ns && kmag_trace_info(g->trace)->tracer == KMAG_TRACER_FUNCTION)
+		cli_warn("--min-duration needs call durations, which only function_graph traces have: nothing was left out");
 	if (ret < 0) {
 		ret = cli_lib_error(&err, ret == -ENOMEM ? "out of memory" : "cannot read the trace");
 		cli_graph_release(g);

@@ -184,6 +184,11 @@ static struct tep_event *find_event(struct kmag_decoder *d, int id)
 	return tep_find_event(d->tep, id);
 }
 
+struct tep_event *kmag__decoder_event(struct kmag_decoder *d, int id)
+{
+	return find_event(d, id);
+}
+
 static kmag_func_t resolve_tep(struct kmag_decoder *d, uint64_t addr)
 {
 	uint64_t *v = u64map_get(&d->tep_cache, addr);

@@ -126,6 +126,9 @@ static inline uint64_t fd_read(const struct fdesc *f, const uint8_t *data, bool 
 	}
 }
 
+/* The format of event @id, parsing a lazily registered one now; NULL if unknown. */
+struct tep_event *kmag__decoder_event(struct kmag_decoder *d, int id);
+
 /*
  * Decodes the record at @data (@size bytes, starting at common_type) into @ev.
  * Returns 0, or -EINVAL if the record is shorter than its format says.

@@ -98,10 +98,18 @@ static void tracecmd_close_input(struct kmag_trace *t)
 	t->priv = NULL;
 }
 
+static struct tep_event *tracecmd_event_format(struct kmag_trace *t, int id)
+{
+	struct tracecmd_state *s = t->priv;
+
+	return s ? kmag__decoder_event(&s->dec, id) : NULL;
+}
+
 const struct kmag_input_ops kmag__input_tracecmd = {
 	.name = "trace.dat (libtracecmd)",
 	.read = tracecmd_read,
 	.close = tracecmd_close_input,
+	.event_format = tracecmd_event_format,
 };
 
 int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err)

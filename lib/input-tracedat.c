@@ -416,10 +416,18 @@ static void tracedat_close(struct kmag_trace *t)
 	t->priv = NULL;
 }
 
+static struct tep_event *tracedat_event_format(struct kmag_trace *t, int id)
+{
+	struct tracedat_input *in = t->priv;
+
+	return in ? kmag__decoder_event(&in->dec, id) : NULL;
+}
+
 const struct kmag_input_ops kmag__input_tracedat = {
 	.name = "trace.dat (built-in)",
 	.read = tracedat_read,
 	.close = tracedat_close,
+	.event_format = tracedat_event_format,
 };
 
 static int setup_tep(struct tracedat_input *in, struct kmag_err *err)

@@ -41,6 +41,19 @@ struct rec_glob {
 	const char *spec;	/* as the user wrote it */
 };
 
+/* One --kprobe/--kretprobe/--uprobe/--uretprobe. */
+struct rec_probe {
+	enum kmag_rec_probe_type type;
+	const char *spec;		/* borrowed from the options */
+	char *event;			/* event name in the group */
+	char *addr;			/* kprobes: "vfs_read+4"; uprobes: the path as given */
+	char *fetchargs;		/* or NULL */
+	char *path;			/* uprobes: the resolved file */
+	unsigned long long offset;	/* uprobes: file offset */
+	struct tracefs_dynevent *dev;
+	bool created;			/* exists in tracefs */
+};
+
 struct kmag_recorder;
 
 struct rec_cpu {
@@ -125,6 +138,11 @@ struct kmag_recorder {
 	char **cpustats;		/* nr_cpus CPUSTAT texts, collected at stop */
 	int commit_size;		/* bytes of a sub-buffer's commit field (4 or 8) */
 
+	/* dynamic probes (record-probes.c) */
+	struct rec_probe *probes;
+	size_t nr_probes;
+	char probe_group[32];		/* "kmag_<pid>" */
+
 	struct kmag_rec_cpu *res_cpus;	/* nr_cpus entries */
 	struct kmag_rec_result res;
 	bool started, stopped, written;
@@ -178,6 +196,20 @@ int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_ou
 void kmag__rec_unlock_file(const char *dir, const char *name, int *fd);
 /* Turns tracing off in instance @name and removes it. Returns 0 or -errno. */
 int kmag__rec_remove_instance(const char *name);
+
+/* True when the kmag run @pid is gone (its lock released, or no such process). */
+bool kmag__rec_owner_gone(const char *state_dir, int pid);
+
+/* record-probes.c */
+/* Parses and checks the probes (kernel support, uprobe symbols); adds them to r->events. */
+int kmag__rec_probes_check(struct kmag_recorder *r, struct kmag_err *err);
+/* Creates the probes in tracefs; a rejection carries the kernel's error_log text. */
+int kmag__rec_probes_create(struct kmag_recorder *r, struct kmag_err *err);
+/* Removes the probes created (idempotent). Returns 0 or -errno with @err set. */
+int kmag__rec_probes_destroy(struct kmag_recorder *r, struct kmag_err *err);
+void kmag__rec_probes_free(struct kmag_recorder *r);
+/* Removes probe groups "kmag_<pid>" whose run was killed, with a note each. */
+void kmag__rec_probes_cleanup_stale(struct kmag_recorder *r);
 
 /* record-setup.c */
 int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);

@@ -120,6 +120,8 @@ static const char *instance_lacks(struct kmag_recorder *r)
 			return "instances have no max_graph_depth";
 		if (pids && !has_file(r, "set_ftrace_pid"))
 			return "instances have no set_ftrace_pid";
+		if (o->threshold_us && !has_file(r, "tracing_thresh"))
+			return "tracing_thresh (--threshold) exists only at the top level";
 	}
 	if (pids && r->nr_events && !has_file(r, "set_event_pid"))
 		return "instances have no set_event_pid";
@@ -462,6 +464,12 @@ static int set_graph(struct kmag_recorder *r, struct kmag_err *err)
 					   "the kernel did not take the -g functions (set_graph_function is empty)");
 		free(now);
 	}
+	if (!ret && o->threshold_us) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%lu", o->threshold_us);
+		ret = set(r, "tracing_thresh", v, err);
+	}
 	if (!ret && o->max_graph_depth) {
 		char v[32];
 
@@ -558,6 +566,13 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 		return ret;
 	if ((r->o.nr_pids || r->o.command) && (ret = set_pids(r, err)))
 		return ret;
+	/*
+	 * Probes once the instance (or the saved top level) is in place: a
+	 * failure then leaves through the normal restore. Their events must
+	 * exist before set_events() enables them.
+	 */
+	if (r->nr_probes && (ret = kmag__rec_probes_create(r, err)))
+		return ret;
 	if ((ret = set_events(r, err)) || (ret = set_tracer(r, err)))
 		return ret;
 	/* drop whatever the configuration steps left in the buffers */
@@ -635,6 +650,10 @@ int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err)
 			r->top_lock_fd = -1;
 		}
 	}
+	/* after the instance is gone and set_event restored: nothing uses them now */
+	e = kmag__rec_probes_destroy(r, err);
+	if (e)
+		ret = e;
 	r->restored = !ret;
 	return ret;
 }

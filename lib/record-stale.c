@@ -51,7 +51,7 @@ void kmag__rec_unlock_file(const char *dir, const char *name, int *fd)
 }
 
 /* Is the kmag run @pid gone? Its lock file says so; without one, ask the kernel. */
-static bool owner_gone(const char *state_dir, int pid)
+bool kmag__rec_owner_gone(const char *state_dir, int pid)
 {
 	char name[64], path[4096];
 	int fd = -1;
@@ -197,7 +197,7 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 		    strspn(digits, "0123456789") != strlen(digits))
 			continue;
 		pid = atoi(digits);
-		if (pid == getpid() || !owner_gone(r->state_dir, pid))
+		if (pid == getpid() || !kmag__rec_owner_gone(r->state_dir, pid))
 			continue;
 		ret = kmag__rec_remove_instance(names[i]);
 		if (ret)
@@ -226,6 +226,7 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 		kmag__rs_release(&s);
 		kmag__rec_unlock_file(r->state_dir, "top.lock", &fd);
 	}
+	kmag__rec_probes_cleanup_stale(r);
 	cleanup_outputs(r);
 	return 0;
 }

@@ -137,7 +137,7 @@ static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 				    strerror(errno));
 	r->tracer = o->tracer;
 	if (r->tracer == KMAG_REC_TRACER_AUTO) {
-		if (o->nr_events && !wants_funcs)
+		if ((o->nr_events || o->nr_probes) && !wants_funcs)
 			r->tracer = KMAG_REC_TRACER_NONE;
 		else if (kmag__rec_word_in(avail, "function_graph"))
 			r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
@@ -159,6 +159,10 @@ static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 		 (o->nr_graph_funcs || o->max_graph_depth))
 		ret = kmag_err_set(err, EINVAL,
 				   "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
+				   r->tracer_name);
+	else if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH && o->threshold_us)
+		ret = kmag_err_set(err, EINVAL,
+				   "--threshold needs the function_graph tracer (not -p %s)",
 				   r->tracer_name);
 	else if (r->tracer == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
 		ret = kmag_err_set(err, EINVAL, "-l and -n need a function tracer (-p function or function_graph)");
@@ -767,7 +771,8 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	}
 	if ((ret = find_tracefs(r, err)) || (ret = kmag__rec_cleanup_stale(r, err)) ||
 	    (ret = resolve_tracer(r, err)) || (ret = resolve_functions(r, err)) ||
-	    (ret = resolve_events(r, err)) || (ret = resolve_cpus(r, err)) ||
+	    (ret = resolve_events(r, err)) || (ret = kmag__rec_probes_check(r, err)) ||
+	    (ret = resolve_cpus(r, err)) ||
 	    (ret = check_pids_and_command(r, err)) || (ret = choose_buffer(r, err)) ||
 	    (ret = check_output_and_clock(r, err))) {
 		kmag_recorder_free(r);
@@ -820,6 +825,7 @@ void kmag_recorder_free(struct kmag_recorder *r)
 		free(r->events[i].name);
 	}
 	free(r->events);
+	kmag__rec_probes_free(r);
 	kmag__rs_release(&r->state);
 	free(r->inst_dir);
 	free(r->res_cpus);

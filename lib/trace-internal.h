@@ -17,7 +17,13 @@ struct kmag_input_ops {
 	/* Streams events through kmag__trace_deliver(). */
 	int (*read)(struct kmag_trace *t, struct kmag_err *err);
 	void (*close)(struct kmag_trace *t);
+	/* The parsed format of event @id, or NULL (optional: text inputs have none). */
+	struct tep_event *(*event_format)(struct kmag_trace *t, int id);
 };
+
+struct tep_event;
+/* The parsed format of event @id (libtraceevent's), or NULL; borrowed, lives with @t. */
+struct tep_event *kmag__trace_event_format(struct kmag_trace *t, int id);
 
 struct kmag_trace {
 	const struct kmag_input_ops *ops;

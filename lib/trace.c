@@ -318,3 +318,8 @@ void kmag_trace_close(struct kmag_trace *t)
 	free(t->path);
 	free(t);
 }
+
+struct tep_event *kmag__trace_event_format(struct kmag_trace *t, int id)
+{
+	return t && t->ops && t->ops->event_format ? t->ops->event_format(t, id) : NULL;
+}

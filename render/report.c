@@ -220,6 +220,12 @@ static void row(FILE *out, const struct kmag_report *r, const struct kmag_cg_sta
 		if (loc)
 			fprintf(out, "  [%s]", loc);
 	}
+	if (r->probe_hits && func != KMAG_FUNC_NONE) {
+		uint64_t hits = r->probe_hits(r->probe_hits_ctx, func);
+
+		if (hits)
+			fprintf(out, "  {probe: %" PRIu64 " hit%s}", hits, hits == 1 ? "" : "s");
+	}
 	fputc('\n', out);
 }
 
@@ -327,6 +333,12 @@ static void json_function(FILE *out, const struct kmag_report *r, uint32_t node,
 	json_time(out, "min_ns", &nd->st, KMAG_SORT_MIN, has_time);
 	json_time(out, "max_ns", &nd->st, KMAG_SORT_MAX, has_time);
 	fprintf(out, ", \"incomplete\": %" PRIu64, nd->st.incomplete);
+	if (r->probe_hits) {
+		uint64_t hits = r->probe_hits(r->probe_hits_ctx, nd->func);
+
+		if (hits)
+			fprintf(out, ", \"probe_hits\": %" PRIu64, hits);
+	}
 	if (mod) {
 		fputs(", \"module\": ", out);
 		kmag_fput_json_string(out, mod);

@@ -43,6 +43,19 @@ enum kmag_rec_tracer {
 	KMAG_REC_TRACER_FUNCTION_GRAPH,
 };
 
+/* Dynamic probes (kprobe_events / uprobe_events syntax). */
+enum kmag_rec_probe_type {
+	KMAG_REC_KPROBE = 0,	/* "FUNCTION[+OFFS] [NAME=FETCHARG ...]" ("vfs_write count=%dx:u64") */
+	KMAG_REC_KRETPROBE,	/* "FUNCTION [NAME=FETCHARG ...]" ("vfs_read ret=$retval:s64") */
+	KMAG_REC_UPROBE,	/* "PATH:FUNCTION[+OFFS] [ARGS]" or "PATH:0xOFFSET [ARGS]" */
+	KMAG_REC_URETPROBE,
+};
+
+struct kmag_rec_probe {
+	enum kmag_rec_probe_type type;
+	const char *spec;	/* as above; borrowed */
+};
+
 struct kmag_rec_event {
 	const char *spec;	/* "sched:sched_switch", "sched" (whole system), "sched:sched_wak*" */
 	const char *filter;	/* kernel event filter ("prev_pid != 0"), or NULL */
@@ -93,6 +106,17 @@ struct kmag_record_opts {
 	const char *state_dir;		/* saved-state and lock files; NULL = /run/kmag */
 	kmag_rec_note_fn note;		/* notes for the user; NULL = logged at info level */
 	void *note_ctx;
+	/*
+	 * Probes created in the event group "kmag_<pid>" for the recording and
+	 * removed afterwards (a killed run's group is removed by the next run).
+	 * Probe events are named after the function ("vfs_read", returns
+	 * "vfs_read__return"). Kernel rejections carry error_log's text.
+	 */
+	const struct kmag_rec_probe *probes;
+	size_t nr_probes;
+	/* function_graph: record only calls lasting at least this many
+	 * microseconds (tracing_thresh; top-level instance only); 0 = all */
+	unsigned long threshold_us;
 };
 
 /* Live counters, read while recording (kmag_recorder_progress()). */
@@ -136,6 +160,7 @@ struct kmag_rec_result {
 	uint64_t unwritten;	/* disk full: events left unwritten in the kernel buffers */
 	pid_t command_pid;	/* the traced command's pid (after _start()), 0 if none */
 	int command_status;	/* wait status of the traced command, -1 if none */
+	const char *probe_group;	/* "kmag_1234" with probes, else NULL */
 };
 
 struct kmag_recorder;

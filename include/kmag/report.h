@@ -68,6 +68,10 @@ struct kmag_report {
 	/* optional row filter (e.g. by source path): functions it rejects are not listed */
 	bool (*visible)(void *ctx, kmag_func_t func);
 	void *visible_ctx;
+	/* optional: hits of probes on the function (probes recorded next to a
+	 * function tracer), shown as "{probe: N hits}" and "probe_hits"; may be NULL */
+	uint64_t (*probe_hits)(void *ctx, kmag_func_t func);
+	void *probe_hits_ctx;
 };
 
 /* Renders @r as a human-readable table. Returns 0 or -errno (write error). */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-stack.c - `kmag stack`: the deepest kernel stack while a command or a
+ * time span runs, with each frame's size (the kernel's stack tracer).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kmag/stack.h"
+
+static const char stack_usage[] =
+	"Usage: kmag stack [options] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Find the deepest kernel stack: turn on the kernel's stack tracer\n"
+	"(CONFIG_STACK_TRACER) while COMMAND runs, or for a time, then show the\n"
+	"maximum stack use and the call chain that reached it, with each frame's\n"
+	"size. The stack tracer watches the whole system, not only COMMAND, and is\n"
+	"put back as it was afterwards (also on Ctrl-C; after a SIGKILL the next\n"
+	"kmag stack repairs it). Needs root.\n"
+	"\n"
+	"  -t, --time SEC            watch for SEC seconds (default 10; with a\n"
+	"                            COMMAND: until it exits)\n"
+	"  -l, --filter GLOB         watch only the stack on entry to matching\n"
+	"                            functions (stack_trace_filter; repeatable)\n"
+	"  -F, --format FMT          text (default) or json\n"
+	"  -h, --help                show this help\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void note_to_stderr(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "kmag: %s\n", msg);
+}
+
+/* Runs @argv to its end (or a stop signal). Returns 0, or an exit code after printing. */
+static int run_command(char **argv, int *status)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return cli_error("cannot start %s: %s", argv[0], strerror(errno));
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "kmag: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return cli_error("cannot wait for %s: %s", argv[0], strerror(errno));
+		if (stop_signal)
+			kill(pid, SIGTERM);
+	}
+	return 0;
+}
+
+int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "time", required_argument, NULL, 't' },
+		{ "filter", required_argument, NULL, 'l' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct kmag_stack_opts o = { .note = note_to_stderr };
+	struct sigaction sa = { .sa_handler = on_signal };
+	const char **filter = NULL;
+	const char *format = "text";
+	struct kmag_stack_result res;
+	struct kmag_err err = { 0 };
+	struct kmag_stack *s;
+	double seconds = 10;
+	bool time_given = false;
+	int opt, ret = EXIT_OK, status = -1;
+	size_t i;
+	char *end;
+
+	(void)cli;
+	while ((opt = getopt_long(argc, argv, "+:t:l:F:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			errno = 0;
+			seconds = strtod(optarg, &end);
+			if (errno || *end || end == optarg || seconds <= 0 || seconds > 1e7) {
+				free(filter);
+				return cli_usage_error("stack", "--time expects seconds above 0, got \"%s\"", optarg);
+			}
+			time_given = true;
+			break;
+		case 'l': {
+			const char **f = realloc(filter, (o.nr_filter + 1) * sizeof(*f));
+
+			if (!f) {
+				free(filter);
+				return cli_error("out of memory");
+			}
+			filter = f;
+			filter[o.nr_filter++] = optarg;
+			break;
+		}
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				free(filter);
+				return cli_usage_error("stack", "unknown format \"%s\" (choose text or json)", optarg);
+			}
+			format = optarg;
+			break;
+		case 'h':
+			free(filter);
+			fputs(stack_usage, stdout);
+			return EXIT_OK;
+		default:
+			free(filter);
+			return cli_bad_option("stack", opt, argv);
+		}
+	}
+	if (optind < argc && time_given) {
+		free(filter);
+		return cli_usage_error("stack", "give either --time or a COMMAND, not both");
+	}
+	o.filter = filter;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+
+	s = kmag_stack_start(&o, &err);
+	if (!s) {
+		free(filter);
+		return cli_lib_error(&err, "cannot start the stack tracer");
+	}
+	if (optind < argc) {
+		fprintf(stderr, "kmag: watching the kernel stack while %s runs\n", argv[optind]);
+		ret = run_command(argv + optind, &status);
+	} else {
+		struct timespec t0, now, nap = { 0, 50 * 1000 * 1000 };
+
+		fprintf(stderr, "kmag: watching the kernel stack for %.1f s; Ctrl-C stops\n", seconds);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			nanosleep(&nap, NULL);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (!stop_signal && (double)(now.tv_sec - t0.tv_sec) +
+						 (double)(now.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+	}
+	if (kmag_stack_stop(s, &res, &err)) {
+		ret = cli_lib_error(&err, "cannot read the stack tracer");
+	} else if (!ret) {
+		int w = !strcmp(format, "json") ? kmag_stack_json(stdout, &res) :
+						  kmag_stack_text(stdout, &res);
+
+		if (w)
+			ret = cli_error("cannot write the result: %s", strerror(-w));
+		if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status))
+			cli_warn("%s exited with status %d", argv[optind], WEXITSTATUS(status));
+	}
+	kmag_stack_result_release(&res);
+	kmag_stack_free(s);
+	free(filter);
+	return ret;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * durations.h - looking at function_graph calls by how long they took.
+ *
+ * kmag_mindur: an event filter that drops every call shorter than a minimum
+ * duration, with its time - what the kernel's tracing_thresh does at record
+ * time, here at view time (`report/visualize --min-duration`). A dropped
+ * call vanishes from the counts, the times and the edges; the calls it made
+ * are shorter still, so they vanish too. A call is kept (entry and exit)
+ * when it lasted at least the minimum; its callers are kept with it, since
+ * they lasted longer. Entries are held back per task until their exit
+ * decides, so memory grows with the call depth only.
+ *
+ * kmag_slowest: the N longest calls, each with its call chain (the
+ * functions open on its task's stack when it was entered).
+ */
+#ifndef KMAG_DURATIONS_H
+#define KMAG_DURATIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_trace;
+struct kmag_mindur;
+
+/*
+ * A filter passing to @next (with @next_ctx) only the calls lasting at
+ * least @min_ns; other events pass unchanged. Free with kmag_mindur_free().
+ * NULL on ENOMEM.
+ */
+struct kmag_mindur *kmag_mindur_new(uint64_t min_ns, kmag_event_fn next, void *next_ctx);
+void kmag_mindur_free(struct kmag_mindur *m);
+/* kmag_event_fn: @ctx is the struct kmag_mindur *. */
+int kmag_mindur_event_fn(const struct kmag_event *ev, void *ctx);
+/* Calls dropped so far (completed and shorter than the minimum). */
+uint64_t kmag_mindur_dropped(const struct kmag_mindur *m);
+
+struct kmag_slow_call {
+	kmag_func_t func;
+	uint64_t duration;	/* ns */
+	uint64_t entry_ts;	/* ns, KMAG_TS_NONE if unknown */
+	int32_t pid, cpu;
+	int32_t depth;
+	const kmag_func_t *chain;	/* outermost caller first, ending with func */
+	size_t nr_chain;
+	bool chain_partial;	/* some callers' entries were not in the trace */
+};
+
+struct kmag_slowest;
+
+/* Keeps the @n (>= 1) longest calls. Free with kmag_slowest_free(). NULL on ENOMEM. */
+struct kmag_slowest *kmag_slowest_new(size_t n);
+void kmag_slowest_free(struct kmag_slowest *s);
+int kmag_slowest_add(struct kmag_slowest *s, const struct kmag_event *ev);
+/* kmag_event_fn: @ctx is the struct kmag_slowest *. */
+int kmag_slowest_event_fn(const struct kmag_event *ev, void *ctx);
+/* Sorts the calls, longest first; call once after the last event. */
+void kmag_slowest_finish(struct kmag_slowest *s);
+size_t kmag_slowest_count(const struct kmag_slowest *s);
+/* Borrowed, valid until kmag_slowest_free(). */
+const struct kmag_slow_call *kmag_slowest_get(const struct kmag_slowest *s, size_t i);
+
+/* Renderers (render/durations.c). @t names the tasks (may be NULL). Return 0 or -errno. */
+int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
+		      const struct kmag_trace *t);
+int kmag_slowest_json(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
+		      const struct kmag_trace *t);
+
+/* Parses "250us", "1.5ms", "2s", "800ns" or a bare number of microseconds. 0 or -EINVAL. */
+int kmag_duration_parse(const char *s, uint64_t *ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_DURATIONS_H */

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/*
+ * t-durations.c - the minimum-duration filter and the slowest calls, on
+ * hand-made function_graph event streams.
+ */
+#include "kmag/callgraph.h"
+#include "kmag/durations.h"
+#include "test.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What passed the filter, as "E:f@d" / "X:f@d" tokens. */
+struct seen {
+	char log[1024];
+	size_t n;
+};
+
+static int record_fn(const struct kmag_event *ev, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->n += (size_t)snprintf(s->log + s->n, sizeof(s->log) - s->n, "%s%c:%u@%d",
+				 s->n ? " " : "",
+				 ev->type == KMAG_EV_GRAPH_ENTRY ? 'E' :
+				 ev->type == KMAG_EV_GRAPH_EXIT  ? 'X' : 'O',
+				 ev->func, ev->depth);
+	return 0;
+}
+
+static struct kmag_event entry(int pid, kmag_func_t f, int depth, uint64_t ts)
+{
+	return (struct kmag_event){ .type = KMAG_EV_GRAPH_ENTRY, .pid = pid, .cpu = 0,
+				    .func = f, .depth = depth, .ts = ts,
+				    .parent = KMAG_FUNC_NONE };
+}
+
+static struct kmag_event leave(int pid, kmag_func_t f, int depth, uint64_t ts, uint64_t dur)
+{
+	return (struct kmag_event){ .type = KMAG_EV_GRAPH_EXIT, .pid = pid, .cpu = 0,
+				    .func = f, .depth = depth, .ts = ts, .duration = dur,
+				    .calltime = ts - dur, .parent = KMAG_FUNC_NONE };
+}
+
+/*
+ * 1 (100) calls 2 (5, dropped, with its child 3) and 4 (60, kept);
+ * 5 on another task lasts 10 (dropped).
+ */
+static void mindur_drops_short_calls_and_their_children(void)
+{
+	struct seen s = { 0 };
+	struct kmag_mindur *m = kmag_mindur_new(50, record_fn, &s);
+	struct kmag_event evs[] = {
+		entry(7, 1, 0, 0),	 entry(7, 2, 1, 10),	entry(7, 3, 2, 11),
+		leave(7, 3, 2, 12, 1),	 leave(7, 2, 1, 15, 5), entry(8, 5, 0, 16),
+		entry(7, 4, 1, 20),	 leave(8, 5, 0, 26, 10), leave(7, 4, 1, 80, 60),
+		leave(7, 1, 0, 100, 100),
+	};
+	size_t i;
+
+	CHECK(m);
+	for (i = 0; i < ARRAY_LEN(evs); i++)
+		CHECK_EQ(kmag_mindur_event_fn(&evs[i], m), 0);
+	CHECK(!strcmp(s.log, "E:1@0 E:4@1 X:4@1 X:1@0"));
+	CHECK_EQ(kmag_mindur_dropped(m), 3);
+	kmag_mindur_free(m);
+}
+
+/* Through the call graph: the dropped call's time vanishes from the caller's self time. */
+static void mindur_feeds_the_call_graph(void)
+{
+	struct kmag_cg *cg = kmag_cg_new(NULL);
+	struct kmag_mindur *m = kmag_mindur_new(50, kmag_cg_event_fn, cg);
+	struct kmag_event evs[] = {
+		entry(7, 1, 0, 0), entry(7, 2, 1, 10), leave(7, 2, 1, 15, 5),
+		entry(7, 4, 1, 20), leave(7, 4, 1, 80, 60), leave(7, 1, 0, 100, 100),
+	};
+	const struct kmag_cg_node *n;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(evs); i++)
+		CHECK_EQ(kmag_mindur_event_fn(&evs[i], m), 0);
+	CHECK_EQ(kmag_cg_finish(cg), 0);
+	CHECK_EQ(kmag_cg_nr_nodes(cg), 2);
+	CHECK(kmag_cg_node_index(cg, 2) < 0);
+	n = &kmag_cg_nodes(cg)[kmag_cg_node_index(cg, 1)];
+	CHECK_EQ(n->st.total_ns, 100);
+	CHECK_EQ(n->st.self_ns, 40);
+	kmag_mindur_free(m);
+	kmag_cg_free(cg);
+}
+
+static void slowest_keeps_the_longest_with_chains(void)
+{
+	struct kmag_slowest *s = kmag_slowest_new(2);
+	struct kmag_event evs[] = {
+		entry(7, 1, 0, 0),	 entry(7, 2, 1, 10),	  entry(7, 3, 2, 11),
+		leave(7, 3, 2, 41, 30),	 leave(7, 2, 1, 50, 40),  entry(7, 4, 1, 60),
+		leave(7, 4, 1, 65, 5),	 leave(7, 1, 0, 100, 100), /* exit without entry: */
+		leave(9, 6, 3, 500, 70),
+	};
+	const struct kmag_slow_call *c;
+	size_t i;
+
+	CHECK(s);
+	for (i = 0; i < ARRAY_LEN(evs); i++)
+		CHECK_EQ(kmag_slowest_event_fn(&evs[i], s), 0);
+	kmag_slowest_finish(s);
+	CHECK_EQ(kmag_slowest_count(s), 2);
+	c = kmag_slowest_get(s, 0);
+	CHECK_EQ(c->func, 1);
+	CHECK_EQ(c->duration, 100);
+	CHECK_EQ(c->nr_chain, 1);
+	CHECK_EQ(c->entry_ts, 0);
+	CHECK(!c->chain_partial);
+	c = kmag_slowest_get(s, 1);
+	CHECK_EQ(c->func, 6);
+	CHECK_EQ(c->duration, 70);
+	CHECK(c->chain_partial);
+	CHECK_EQ(c->entry_ts, 430);
+	kmag_slowest_free(s);
+
+	/* with room for more, the nested call keeps its chain 1 > 2 > 3 */
+	s = kmag_slowest_new(10);
+	for (i = 0; i < ARRAY_LEN(evs); i++)
+		CHECK_EQ(kmag_slowest_event_fn(&evs[i], s), 0);
+	kmag_slowest_finish(s);
+	CHECK_EQ(kmag_slowest_count(s), 5);
+	c = kmag_slowest_get(s, 3);
+	CHECK_EQ(c->func, 3);
+	CHECK_EQ(c->nr_chain, 3);
+	CHECK_EQ(c->chain[0], 1);
+	CHECK_EQ(c->chain[1], 2);
+	CHECK_EQ(c->chain[2], 3);
+	kmag_slowest_free(s);
+}
+
+static void duration_parse(void)
+{
+	uint64_t ns;
+
+	CHECK_EQ(kmag_duration_parse("250us", &ns), 0);
+	CHECK_EQ(ns, 250000);
+	CHECK_EQ(kmag_duration_parse("1.5ms", &ns), 0);
+	CHECK_EQ(ns, 1500000);
+	CHECK_EQ(kmag_duration_parse("2s", &ns), 0);
+	CHECK_EQ(ns, 2000000000);
+	CHECK_EQ(kmag_duration_parse("800ns", &ns), 0);
+	CHECK_EQ(ns, 800);
+	CHECK_EQ(kmag_duration_parse("100", &ns), 0);
+	CHECK_EQ(ns, 100000);
+	CHECK(kmag_duration_parse("1h", &ns) < 0);
+	CHECK(kmag_duration_parse("-1us", &ns) < 0);
+	CHECK(kmag_duration_parse("", &ns) < 0);
+	CHECK(kmag_duration_parse("nan", &ns) < 0);
+}
+
+const struct test_case durations_tests[] = {
+	{ "min-duration drops short calls and their children", mindur_drops_short_calls_and_their_children },
+	{ "min-duration feeds the call graph", mindur_feeds_the_call_graph },
+	{ "slowest keeps the longest calls with their chains", slowest_keeps_the_longest_with_chains },
+	{ "durations parse with units", duration_parse },
+	TEST_LIST_END,
+};
