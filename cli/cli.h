@@ -182,6 +182,26 @@ void cli_symmap_describe(const struct cli_symmap *s, const struct cli_graph *g, 
 void cli_symmap_warn(const struct cli_symmap *s);
 void cli_symmap_release(struct cli_symmap *s);
 
+/*
+ * Hits of dynamic probes on functions, for the annotations of visualize and
+ * html: set cli_input.after_open = cli_probe_hits_after_open (it calls
+ * cli_symmap_after_open() on @sm first, if set) and cli_input.tap =
+ * cli_probe_hits_tap, both with the struct as context; then pass
+ * cli_probe_hits_of as a probe_hits callback.
+ */
+struct kmag_probes;
+struct cli_probe_hits {
+	struct cli_symmap *sm;		/* borrowed, or NULL */
+	struct kmag_probes *probes;	/* owned; NULL for text traces */
+};
+
+int cli_probe_hits_after_open(void *ctx, struct kmag_trace *t);
+int cli_probe_hits_tap(const struct kmag_event *ev, void *ctx);
+uint64_t cli_probe_hits_of(void *ctx, kmag_func_t func);
+/* The trace holds probe events. */
+bool cli_probe_hits_any(const struct cli_probe_hits *p);
+void cli_probe_hits_release(struct cli_probe_hits *p);
+
 /* A trace opened through the input options, for commands that stream events. */
 struct cli_stream {
 	struct kmag_trace *trace;

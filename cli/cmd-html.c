@@ -42,8 +42,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	};
 	const char *output = "kmag.html", *focus = NULL, *title = NULL;
 	struct cli_symmap sm = { .cmd = "html" };
-	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
-				.after_open_ctx = &sm };
+	struct cli_probe_hits ph = { .sm = &sm };
+	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
+				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	struct kmag_explore x = { 0 };
 	struct kmag_err err = { 0 };
 	struct cli_graph g;
@@ -81,8 +82,13 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 
 	ret = cli_load_graph("html", &in, &g);
 	if (ret) {
+		cli_probe_hits_release(&ph);
 		cli_symmap_release(&sm);
 		return ret;
+	}
+	if (cli_probe_hits_any(&ph)) {
+		x.probe_hits = cli_probe_hits_of;
+		x.probe_hits_ctx = &ph;
 	}
 	x.cg = g.cg;
 	x.st = kmag_trace_symtab(g.trace);
@@ -99,6 +105,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 						     focus, suggest) :
 					   cli_error("function \"%s\" is not in the trace (check the filters)", focus);
 			cli_graph_release(&g);
+			cli_probe_hits_release(&ph);
 			cli_symmap_release(&sm);
 			return ret;
 		}
@@ -126,6 +133,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		cli_symmap_warn(&sm);
 		cli_warn_lost(x.info);
 	}
+	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sm);
 	cli_graph_release(&g);
 	return ret;

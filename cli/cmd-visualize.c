@@ -384,7 +384,8 @@ out:
 }
 
 static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
-		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters)
+		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters,
+		      struct cli_probe_hits *ph)
 {
 	struct kmag_graph_doc doc = {
 		.cg = g->cg,
@@ -400,6 +401,11 @@ static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
 	};
 	struct kmag_err err = { 0 };
 
+	if (cli_probe_hits_any(ph)) {
+		doc.probe_hits = cli_probe_hits_of;
+		doc.probe_hits_ctx = ph;
+	}
+
 	if (o->render(&doc, o->image, o->image_format, &err))
 		return cli_lib_error(&err, "cannot draw the call graph");
 	printf("%s generated\n", o->image);
@@ -412,8 +418,9 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
 	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
 	struct cli_symmap sym = { .cmd = "visualize" };
-	struct cli_input in = { .unordered = false, .after_open = cli_symmap_after_open,
-				.after_open_ctx = &sym };
+	struct cli_probe_hits ph = { .sm = &sym };
+	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
+				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	const struct kmag_cgview_summary *vs;
 	const struct kmag_trace_info *info;
 	struct vis_sources src = { 0 };
@@ -433,6 +440,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	ret = cli_load_graph("visualize", &in, &g);
 	if (ret) {
+		cli_probe_hits_release(&ph);
 		cli_symmap_release(&sym);
 		return ret;
 	}
@@ -497,7 +505,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
 		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
 		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
-	ret = draw_graph(&g, &o, view, &src, filters);
+	ret = draw_graph(&g, &o, view, &src, filters, &ph);
 	t4 = now_s();
 	if (cli->verbose)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
@@ -508,6 +516,7 @@ out:
 	kmag_cgview_free(view);
 	vis_sources_release(&src);
 	cli_graph_release(&g);
+	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sym);
 	return ret;
 }

@@ -223,9 +223,12 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 	const char *name = func_name(d, vn->node), *src = NULL, *text;
 	bool timed = cn->st.timed > 0, light;
 	char fill[8], a[32], b[32], c[32];
+	uint64_t probe_hits = 0;
 
 	if (d->srcline)
 		src = d->srcline(d->srcline_ctx, cn->func);
+	if (d->probe_hits && cn->func != KMAG_FUNC_NONE)
+		probe_hits = d->probe_hits(d->probe_hits_ctx, cn->func);
 	if (scratch_begin(gv))
 		return -ENOMEM;
 	/* one row per line: rows keep underscores clear of the next line */
@@ -245,6 +248,9 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 			kmag_format_duration(b, sizeof(b), cn->st.total_ns),
 			kmag_format_duration(c, sizeof(c), cn->st.self_ns));
 	fputs("</FONT></TD></TR>", gv->f);
+	if (probe_hits)
+		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\"><B>probe: %s hit%s</B></FONT></TD></TR>",
+			fmt_count(a, sizeof(a), probe_hits), probe_hits == 1 ? "" : "s");
 	if (vn->pruned_callees)
 		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"9\"><I>+%u callee%s pruned</I></FONT></TD></TR>",
 			vn->pruned_callees, vn->pruned_callees == 1 ? "" : "s");
@@ -261,8 +267,8 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 		agxset(n, gv->n_pen, "3");
 		agxset(n, gv->n_color, "#08306b");
 	}
-	if (vn->flags & KMAG_VIEW_FOCUS)
-		agxset(n, gv->n_peri, "2");
+	if (vn->flags & KMAG_VIEW_FOCUS || probe_hits)
+		agxset(n, gv->n_peri, "2");	/* a double border: the focus, or a probed function */
 
 	if (scratch_begin(gv))
 		return -ENOMEM;
@@ -279,6 +285,8 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 			kmag_format_duration(c, sizeof(c), cn->st.max_ns));
 	if (cn->st.incomplete)
 		fprintf(gv->f, ", %s incomplete", fmt_count(a, sizeof(a), cn->st.incomplete));
+	if (probe_hits)
+		fprintf(gv->f, "\nprobe: %s hits", fmt_count(a, sizeof(a), probe_hits));
 	if (vn->hidden_callees)
 		fprintf(gv->f, "\n%u callee%s not shown", vn->hidden_callees,
 			vn->hidden_callees == 1 ? "" : "s");

@@ -182,6 +182,22 @@ static uint32_t edge_flags(const struct kmag_explore *x, size_t i)
 }
 
 /* Name of function @i; *@id is its id in the graph's symtab (diff: B's, else A's). */
+/* "probe":[hits per shown function], only when some function was probed. */
+static void put_probe_hits(FILE *out, const struct kmag_explore *x, const uint32_t *fn, size_t n)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(x->cg);
+	size_t i, any = 0;
+
+	for (i = 0; i < n && !any; i++)
+		any = x->probe_hits(x->probe_hits_ctx, nodes[fn[i]].func) != 0;
+	if (!any)
+		return;
+	fputs(",\"probe\":[", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%" PRIu64, i ? "," : "", x->probe_hits(x->probe_hits_ctx, nodes[fn[i]].func));
+	fputc(']', out);
+}
+
 static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id, bool *in_a)
 {
 	if (x->diff) {
@@ -337,6 +353,8 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 			fprintf(out, "%s%u", i ? "," : "", line_of[i]);
 		fputc(']', out);
 	}
+	if (x->probe_hits && !x->diff)
+		put_probe_hits(out, x, sh.fn, sh.nr_fn);
 	fputc(',', out);
 	stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
 	fputc('}', out);
@@ -480,6 +498,7 @@ int kmag_render_explorer(const struct kmag_graph_doc *doc, const char *path, con
 	struct kmag_explore x = {
 		.cg = doc->cg, .st = doc->st, .info = doc->info, .input = doc->input,
 		.filters = doc->filters, .srcline = doc->srcline, .srcline_ctx = doc->srcline_ctx,
+		.probe_hits = doc->probe_hits, .probe_hits_ctx = doc->probe_hits_ctx,
 	};
 
 	(void)format;

@@ -54,6 +54,9 @@ struct kmag_explore {
 	bool (*visible_a)(void *ctx, kmag_func_t func);
 	void *visible_a_ctx;
 	const char *path_filter;		/* that filter as given, for the page; or NULL */
+	/* Optional: hits of dynamic probes on a function (graph pages only). */
+	uint64_t (*probe_hits)(void *ctx, kmag_func_t func);
+	void *probe_hits_ctx;
 };
 
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */

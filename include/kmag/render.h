@@ -36,6 +36,10 @@ struct kmag_graph_doc {
 	const char *(*srcline)(void *ctx, kmag_func_t func);
 	void *srcline_ctx;
 	const char *layout;			/* Graphviz engine; NULL: by size */
+	/* hits of dynamic probes on a function (kmag record --kprobe next to a
+	 * function tracer), drawn as a "probe: N hits" row; may be NULL */
+	uint64_t (*probe_hits)(void *ctx, kmag_func_t func);
+	void *probe_hits_ctx;
 };
 
 /* Writes one picture of @doc to @path in @format. Returns 0 or -errno with @err set. */

@@ -69,6 +69,8 @@
 	function irq(e) { return D.edge.irq ? D.edge.irq[e] : 0; }
 	function heatValue(v) { return D.hasTime ? D.fn.total[v] : D.fn.calls[v]; }
 	function avg(st, v) { return st.timed[v] ? st.total[v] / st.timed[v] : 0; }
+	// hits of kprobes/uprobes on the function (recorded next to a function tracer)
+	function probeHits(v) { return D.fn.probe ? D.fn.probe[v] : 0; }
 	function source(v) {
 		var f = D.fn.file ? D.fn.file[v] : -1;
 		if (f < 0)
@@ -323,6 +325,8 @@
 			}
 			if (D.fn.inc[v])
 				statRow(t, "incomplete", fmtCount(D.fn.inc[v]));
+			if (probeHits(v))
+				statRow(t, "probe hits", fmtCount(probeHits(v)));
 		}
 		relList($("callers"), $("callers-count"), G.ins[v], function (e) { return G.src[e]; });
 		relList($("callees"), $("callees-count"), G.outs[v], function (e) { return G.dst[e]; });
@@ -340,11 +344,13 @@
 				return fmtCount(D.fnA.calls[v]) + " \u2192 " + fmtCount(D.fn.calls[v]) + " calls";
 			return fmtCount(D.fn.calls[v]) + " calls" + (D.hasTime ? " \u00b7 " + fmtNs(D.fn.total[v]) : "");
 		},
-		nodeClass: function (v) { return diff ? " " + STATUS[D.status[v]] : ""; },
+		nodeClass: function (v) { return diff ? " " + STATUS[D.status[v]] : probeHits(v) ? " probed" : ""; },
 		nodeTitle: function (v) {
 			var s = G.name[v] + "\n" + style.sub(v);
 			if (source(v))
 				s += "\n" + source(v);
+			if (probeHits(v))
+				s += "\nprobe: " + fmtCount(probeHits(v)) + " hits";
 			return s;
 		},
 		edgeClass: function (e) {

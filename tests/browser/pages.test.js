@@ -190,6 +190,25 @@ async function testLost(ctx) {
 	await page.close();
 }
 
+async function testProbes(ctx) {
+	const html = path.join(work, "probes.html");
+	kmag(["html", "-o", html, "--focus", "ksys_write", process.env.FIXTURE_PROBES]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	ok(await page.$eval("#viewport g.node[data-name='vfs_write']", (g) => g.classList.contains("probed")),
+	   "the kprobed vfs_write is drawn as probed");
+	ok(!(await page.$eval("#viewport g.node[data-name='ksys_write']", (g) => g.classList.contains("probed"))),
+	   "its unprobed caller ksys_write is not");
+	await page.fill("#search", "vfs_write");
+	await page.press("#search", "Enter");
+	await page.waitForFunction(() => document.getElementById("details-name").textContent === "vfs_write");
+	const stats = await text(page, "#details-stats");
+	ok(/probe hits\s*30/.test(stats), "its details show the 30 probe hits", stats);
+	await page.screenshot({ path: path.join(shots, "probes.png") });
+	ok(problems.length === 0, "no errors on the probes page", problems.join("\n"));
+	await page.close();
+}
+
 async function testDiff(ctx) {
 	const html = path.join(work, "diff.html");
 	kmag(["diff", "-F", "html", "-o", html, process.env.FIXTURE_FG_BASE, process.env.FIXTURE_FG]);
@@ -265,6 +284,7 @@ async function main() {
 		await testExplorer(ctx);
 		await testEscaping(ctx);
 		await testLost(ctx);
+		await testProbes(ctx);
 		await testDiff(ctx);
 		await testFlame(ctx);
 	} catch (e) {
