@@ -191,6 +191,13 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err);
 /* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
 int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
 /* Takes <dir>/<name> exclusively (waiting or not). Returns 0 with *@fd_out set, or -errno. */
+/*
+ * Creates a fresh private file at @path (mode @mode): whatever is there is
+ * removed first and the new file is opened with O_EXCL | O_NOFOLLOW, so a
+ * link planted at a predictable name (kmag runs as root, often in /tmp)
+ * cannot redirect the write. Returns the fd, or -1 with errno set.
+ */
+int kmag__rec_create_file(const char *path, mode_t mode);
 int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out);
 /* Removes and releases a lock taken with kmag__rec_lock_file(); *@fd becomes -1. */
 void kmag__rec_unlock_file(const char *dir, const char *name, int *fd);

@@ -177,7 +177,7 @@ static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 		r->reserve_path = NULL;
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	}
-	fd = open(r->reserve_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = kmag__rec_create_file(r->reserve_path, 0600);
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", r->reserve_path,
 				    strerror(errno));
@@ -228,7 +228,7 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 		ret = kmag_err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	r->out_fd = open(r->tmp_out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	r->out_fd = kmag__rec_create_file(r->tmp_out, 0644);
 	if (r->out_fd < 0) {
 		ret = kmag_err_set(err, errno, "cannot create %s: %s", r->tmp_out, strerror(errno));
 		goto out;

@@ -19,6 +19,13 @@
 
 #include "record-internal.h"
 
+int kmag__rec_create_file(const char *path, mode_t mode)
+{
+	if (unlink(path) && errno != ENOENT)
+		return -1;
+	return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
 int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out)
 {
 	char path[4096];

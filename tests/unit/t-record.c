@@ -5,7 +5,9 @@
  * exercised on a fake tracing directory of plain files. The kernel-facing
  * behaviour is tested in tests/e2e/t0300-record-host.sh and tests/vm/record.
  */
+#include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "record-internal.h"
 #include "test.h"
@@ -181,7 +183,39 @@ static void state_file_round_trip(void)
 	CHECK(strstr(err.msg, "not a kmag state file") != NULL);
 }
 
+/* a link planted at a temporary file's name does not redirect the write */
+static void temporary_files_ignore_planted_links(void)
+{
+	char victim[512], planted[512], buf[16] = "";
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	put(test_tmpdir(), "victim", "precious\n");
+	snprintf(victim, sizeof(victim), "%s/victim", test_tmpdir());
+	snprintf(planted, sizeof(planted), "%s/trace.dat.kmag-1.tmp", test_tmpdir());
+	CHECK_EQ(symlink(victim, planted), 0);
+	fd = kmag__rec_create_file(planted, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, "x", 1), 1);
+	close(fd);
+	/* the link is gone, a private regular file took its place */
+	CHECK_EQ(lstat(planted, &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	CHECK_EQ(st.st_mode & 0777, 0600);
+	CHECK_EQ(st.st_size, 1);
+	/* and what the link pointed to is untouched */
+	f = fopen(victim, "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(fgets(buf, sizeof(buf), f) != NULL);
+		fclose(f);
+	}
+	CHECK_STREQ(buf, "precious\n");
+}
+
 const struct test_case record_tests[] = {
+	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
 	{ "state_writes_back_what_was_found", state_writes_back_what_was_found },
 	{ "state_file_round_trip", state_file_round_trip },
