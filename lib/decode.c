@@ -7,6 +7,8 @@
 
 #include "decode.h"
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -179,9 +181,39 @@ static struct tep_event *find_event(struct kmag_decoder *d, int id)
 	if (!lf->text || lf->tried)
 		return NULL;
 	lf->tried = true;
-	if (tep_parse_event(d->tep, lf->text, lf->size, lf->system))
+	if (kmag__tep_parse_fields(d->tep, lf->text, lf->size, lf->system))
 		return NULL;
 	return tep_find_event(d->tep, id);
+}
+
+int kmag__tep_parse_fields(struct tep_handle *tep, const char *text, size_t len,
+			   const char *system)
+{
+	static const char empty_print[] = "print fmt: \"\"\n";
+	const char *p = text, *end = text + len, *cut = end;
+	char *copy;
+	size_t keep;
+	int ret;
+
+	/* the print format starts a line: "print fmt: ..." */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if ((size_t)(end - p) >= 10 && !memcmp(p, "print fmt:", 10)) {
+			cut = p;
+			break;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	keep = (size_t)(cut - text);
+	copy = malloc(keep + sizeof(empty_print));
+	if (!copy)
+		return -1;
+	memcpy(copy, text, keep);
+	memcpy(copy + keep, empty_print, sizeof(empty_print));
+	ret = tep_parse_event(tep, copy, keep + sizeof(empty_print) - 1, system);
+	free(copy);
+	return ret;
 }
 
 struct tep_event *kmag__decoder_event(struct kmag_decoder *d, int id)

@@ -130,6 +130,16 @@ static inline uint64_t fd_read(const struct fdesc *f, const uint8_t *data, bool 
 struct tep_event *kmag__decoder_event(struct kmag_decoder *d, int id);
 
 /*
+ * tep_parse_event() on the name, ID and field declarations of format @text
+ * only, with an empty print format: kmag reads fields and never prints
+ * through the format, and libtraceevent 1.7's print-format parser crashes on
+ * malformed input (fuzzing found NULL dereferences in its argument parser).
+ * Returns what tep_parse_event() returns, or -1 on ENOMEM.
+ */
+int kmag__tep_parse_fields(struct tep_handle *tep, const char *text, size_t len,
+			   const char *system);
+
+/*
  * Decodes the record at @data (@size bytes, starting at common_type) into @ev.
  * Returns 0, or -EINVAL if the record is shorter than its format says.
  */

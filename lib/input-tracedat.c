@@ -271,6 +271,9 @@ static int stream_next(struct tracedat_input *in, struct cpu_stream *s)
 			len = rd32(in, p + 4);
 			if (unlikely(len < 4))
 				return stream_fail(in, s, "record length below its own size");
+			/* checked before rounding: a length near 2^32 would wrap adv */
+			if (unlikely(len - 4 > left - 8))
+				return stream_fail(in, s, "record runs past the end of the page");
 			plen = ((len - 4) + 3) & ~3u;
 			payload = p + 8;
 			adv = 8 + plen;
@@ -461,7 +464,7 @@ static int setup_tep(struct tracedat_input *in, struct kmag_err *err)
 
 		if (strcmp(f->system, "ftrace"))
 			continue;
-		if (tep_parse_event(in->tep, f->text.data, f->text.size, f->system))
+		if (kmag__tep_parse_fields(in->tep, f->text.data, f->text.size, f->system))
 			failed++;
 	}
 	if (failed)
