@@ -397,7 +397,8 @@ void kmag__rec_probes_free(struct kmag_recorder *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_probes; i++) {
+	/* every slot of the array: a probe whose check failed is filled in part */
+	for (i = 0; r->probes && i < r->o.nr_probes; i++) {
 		tracefs_dynevent_free(r->probes[i].dev);
 		free(r->probes[i].event);
 		free(r->probes[i].addr);
