@@ -164,7 +164,9 @@ t_exit "a filter the kernel rejects is an error" 1 "$KMAG" record -e sched:sched
 t_grep "it quotes the kernel's reason" 'rejects --filter .*: .*' "$T/err"
 t_exit "an output directory that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch -o "$T/none/x.dat"
 if command -v setpriv >/dev/null; then
-	t_exit "not root is an error" 1 setpriv --reuid 65534 --regid 65534 --clear-groups "$KMAG" record -e sched:sched_switch -o /tmp/x.dat
+	# the binary itself: the valgrind wrapper lives in $T, which only root may enter
+	t_exit "not root is an error" 1 setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"${KMAG_REAL:-$KMAG}" record -e sched:sched_switch -o /tmp/x.dat
 	t_grep "it says how" 'needs root' "$T/err"
 fi
 t_exit "an unknown tracer is a usage error" 2 "$KMAG" record -p wakeup
