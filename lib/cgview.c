@@ -404,7 +404,8 @@ static int build_result(struct kmag_cgview *v, const struct cgraph *g)
 			v->nodes[e->to].flags &= ~(uint32_t)KMAG_VIEW_ENTRY;
 		v->sum.bridges += ce->edge < 0;
 	}
-	qsort(v->edges, v->nr_edges, sizeof(*v->edges), cmp_edges);
+	if (v->nr_edges)
+		qsort(v->edges, v->nr_edges, sizeof(*v->edges), cmp_edges);
 	v->sum.graph_nodes = v->n;
 	v->sum.shown_nodes = v->nr_nodes;
 	v->sum.shown_edges = v->nr_edges;

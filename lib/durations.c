@@ -325,7 +325,8 @@ static int by_duration_desc(const void *a, const void *b)
 
 void kmag_slowest_finish(struct kmag_slowest *s)
 {
-	qsort(s->heap, s->n, sizeof(*s->heap), by_duration_desc);
+	if (s->n)
+		qsort(s->heap, s->n, sizeof(*s->heap), by_duration_desc);
 	s->sorted = true;
 }
 

@@ -330,7 +330,8 @@ int kmag_probes_finish(struct kmag_probes *p)
 			struct arg_state *as = &p->probes[i].args[a];
 			struct kmag_probe_arg *pa = &p->probes[i].pub.args[a];
 
-			qsort(as->vals, as->nr_vals, sizeof(*as->vals), by_count_desc);
+			if (as->nr_vals)
+				qsort(as->vals, as->nr_vals, sizeof(*as->vals), by_count_desc);
 			pa->nr_top = as->nr_vals < KMAG_PROBE_TOP ? as->nr_vals : KMAG_PROBE_TOP;
 			for (k = 0; k < pa->nr_top; k++)
 				pa->top[k] = as->vals[k];

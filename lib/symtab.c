@@ -328,7 +328,8 @@ int kmag_symtab_load_kallsyms(struct kmag_symtab *st, const char *text, size_t l
 next:
 		p = nl ? nl + 1 : end;
 	}
-	qsort(st->ksyms, st->nr_ksyms, sizeof(*st->ksyms), ksym_cmp);
+	if (st->nr_ksyms)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(st->ksyms, st->nr_ksyms, sizeof(*st->ksyms), ksym_cmp);
 	st->ksyms_sorted = true;
 	u64map_release(&st->resolved);
 	return (int)(loaded > INT32_MAX ? INT32_MAX : loaded);
