@@ -32,6 +32,8 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
  * elements. Returns 0 or -ENOMEM (the old array stays valid on failure).
  */
 int kmag__grow(void *arr, size_t *cap, size_t need, size_t elem);
+/* mkdir -p for kmag's state directories: parents 0755, the last one 0700. 0 or -1 (errno). */
+int kmag__mkdir_p(const char *path);
 
 /* Overflow-checked size arithmetic; return false on overflow. */
 static inline int kmag__mul_ok(size_t a, size_t b, size_t *out)

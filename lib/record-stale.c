@@ -164,8 +164,7 @@ int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *er
 	return ret;
 }
 
-/* mkdir -p, the last component with mode 0700. Returns 0 or -1 with errno set. */
-static int mkdir_p(const char *path)
+int kmag__mkdir_p(const char *path)
 {
 	char *p = strdup(path), *s;
 	int ret = 0;
@@ -191,7 +190,7 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 	char **names, path[4096];
 	int i, fd = -1;
 
-	if (mkdir_p(r->state_dir))
+	if (kmag__mkdir_p(r->state_dir))
 		return kmag_err_set(err, errno, "cannot create the state directory %s: %s",
 				    r->state_dir, strerror(errno));
 	/* all names: tracefs_instances() in 1.6.4 leaks its compiled regex */

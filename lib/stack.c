@@ -129,27 +129,6 @@ static void repair_stale(const struct kmag_stack_opts *o, const char *state_dir,
 	globfree(&g);
 }
 
-static int mkdir_p(const char *path)
-{
-	char *p = strdup(path), *s;
-	int ret = 0;
-
-	if (!p)
-		return -1;
-	for (s = p + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			ret = -1;
-		*s = '/';
-		if (ret)
-			break;
-	}
-	if (!ret && mkdir(p, 0700) && errno != EEXIST)
-		ret = -1;
-	free(p);
-	return ret;
-}
-
 static int set_filter(struct kmag_stack *s, struct kmag_err *err)
 {
 	char path[4096];
@@ -205,7 +184,7 @@ struct kmag_stack *kmag_stack_start(const struct kmag_stack_opts *opts, struct k
 	}
 	sd = opts->state_dir ? opts->state_dir : getenv("KMAG_STATE_DIR");
 	sd = sd && *sd ? sd : DEFAULT_STATE_DIR;
-	if (mkdir_p(sd)) {
+	if (kmag__mkdir_p(sd)) {
 		kmag_err_set(err, errno, "cannot create the state directory %s: %s", sd, strerror(errno));
 		goto fail;
 	}
