@@ -84,11 +84,12 @@ int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t
 	bool inserted;
 	char *copy;
 
+	len = strnlen(comm, len);	/* a NUL inside ends the name, as strndup() does */
 	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
 	if (slot) {
 		char *old = t->comm_names[*slot];
 
-		if (!strncmp(old, comm, len) && !old[len])
+		if (strlen(old) == len && !memcmp(old, comm, len))
 			return 0;
 		copy = strndup(comm, len);
 		if (!copy)
