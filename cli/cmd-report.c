@@ -41,25 +41,20 @@ enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST };
 struct report_extra {
 	struct cli_symmap *sm;
 	bool want_probes;
-	struct kmag_probes *probes;
+	struct cli_probe_hits ph;	/* probes of a trace.dat (not with --slowest) */
 	struct kmag_slowest *slowest;
 };
 
 static int report_after_open(void *ctx, struct kmag_trace *t)
 {
 	struct report_extra *x = ctx;
-	int ret = cli_symmap_after_open(x->sm, t);
+	/* probe hits annotate the functions they probe, whenever the trace has formats */
+	int ret = x->slowest ? cli_symmap_after_open(x->sm, t) : cli_probe_hits_after_open(&x->ph, t);
 
 	if (ret)
 		return ret;
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
-	/* probe hits annotate the functions they probe, whenever the trace has formats */
-	if (kmag_trace_info(t)->format == KMAG_INPUT_TRACEDAT && !x->slowest) {
-		x->probes = kmag_probes_new(t);
-		if (!x->probes)
-			return cli_error("out of memory");
-	}
 	return 0;
 }
 
@@ -67,14 +62,9 @@ static int extra_tap(const struct kmag_event *ev, void *ctx)
 {
 	struct report_extra *x = ctx;
 
-	if (x->probes)
-		return kmag_probes_add(x->probes, ev);
+	if (x->ph.probes)
+		return cli_probe_hits_tap(ev, &x->ph);
 	return x->slowest ? kmag_slowest_add(x->slowest, ev) : 0;
-}
-
-static uint64_t probe_hits_cb(void *ctx, kmag_func_t func)
-{
-	return kmag_probes_hits_of(ctx, func);
 }
 
 /* --slowest N: prints the calls; returns the exit code. */
@@ -110,7 +100,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_symmap sm = { .cmd = "report" };
-	struct report_extra x = { .sm = &sm };
+	struct report_extra x = { .sm = &sm, .ph = { .sm = &sm } };
 	struct cli_input in = { .unordered = false, .after_open = report_after_open,
 				.after_open_ctx = &x };
 	char filters[1200];
@@ -183,16 +173,14 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		x.slowest = kmag_slowest_new(slowest);
 		if (!x.slowest)
 			return cli_error("out of memory");
-		in.tap = extra_tap;
-		in.tap_ctx = &x;
 	}
-	/* x.probes is made by report_after_open() once the trace is open */
+	/* x.ph.probes is made by report_after_open() once the trace is open */
 	in.tap = extra_tap;
 	in.tap_ctx = &x;
 
 	ret = cli_load_graph("report", &in, &g);
 	if (ret) {
-		kmag_probes_free(x.probes);
+		cli_probe_hits_release(&x.ph);
 		kmag_slowest_free(x.slowest);
 		cli_symmap_release(&sm);
 		return ret;
@@ -205,20 +193,20 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		return ret;
 	}
 	if (x.want_probes) {
-		if (kmag_probes_finish(x.probes))
+		if (kmag_probes_finish(x.ph.probes))
 			ret = cli_error("out of memory");
 		else if (!strcmp(format, "json"))
-			ret = kmag_probes_json(stdout, x.probes, kmag_trace_symtab(g.trace));
+			ret = kmag_probes_json(stdout, x.ph.probes, kmag_trace_symtab(g.trace));
 		else
-			ret = kmag_probes_text(stdout, x.probes, kmag_trace_symtab(g.trace));
-		kmag_probes_free(x.probes);
+			ret = kmag_probes_text(stdout, x.ph.probes, kmag_trace_symtab(g.trace));
+		cli_probe_hits_release(&x.ph);
 		cli_graph_release(&g);
 		cli_symmap_release(&sm);
 		return ret > 0 ? ret : ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
 	}
-	if (x.probes && kmag_probes_count(x.probes)) {
-		r.probe_hits = probe_hits_cb;
-		r.probe_hits_ctx = x.probes;
+	if (cli_probe_hits_any(&x.ph)) {
+		r.probe_hits = cli_probe_hits_of;
+		r.probe_hits_ctx = &x.ph;
 	}
 	r.cg = g.cg;
 	r.st = kmag_trace_symtab(g.trace);
@@ -251,7 +239,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			else
 				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
 						focus);
-			kmag_probes_free(x.probes);
+			cli_probe_hits_release(&x.ph);
 			cli_graph_release(&g);
 			cli_symmap_release(&sm);
 			return ret;
@@ -266,7 +254,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
 		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
 	cli_symmap_warn(&sm);
-	kmag_probes_free(x.probes);
+	cli_probe_hits_release(&x.ph);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
