@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "kmag/kmag.h"
+#include "tracedat-format.h"
 
 struct td_blob {
 	char *data;	/* NUL-terminated copy (one extra byte), or NULL */
@@ -95,6 +96,26 @@ int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize
 /* pread() all of @len bytes at @off, or -EIO/-EINVAL with @err set naming @what. */
 int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t off, const char *what,
 			 struct kmag_err *err);
+
+/* More CPUs than any trace.dat of a real machine names: larger counts are corrupt. */
+#define TD_MAX_CPUS 8192
+
+/* Section offsets named by v7 options, indexed by option id. */
+struct td_v7_sections {
+	uint64_t off[TD_OPT_MODULES_FILE + 1];
+};
+
+/*
+ * Applies one option record (@id, @size bytes at @data) to @td; shared by the
+ * v6 and v7 readers. v7 section-offset options are stored in @secs (NULL for
+ * v6); *@has_clock_opt is set when a TRACECLOCK option is seen. Returns 0 or
+ * -errno with @err set.
+ */
+int kmag__tracedat_option(struct tracedat *td, uint16_t id, const uint8_t *data, uint32_t size,
+			  struct td_v7_sections *secs, bool *has_clock_opt, struct kmag_err *err);
+
+/* "[local] global counter" -> "local" (malloc'd, caller frees), or NULL. */
+char *kmag__tracedat_parse_clock(const char *text, size_t len);
 
 /* Byte-order helpers for the file's endianness. */
 static inline uint16_t td_get16(const struct tracedat *td, const void *p)
