@@ -14,30 +14,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "trace-internal.h"
+#include "input-text.h"
 
 #define BLOCK (1u << 20)
 #define MAX_LINE (16u << 20)
 #define SNIFF_LINES 200
-
-struct cpu_state {
-	int32_t pid;		/* task running, from context-switch markers; -1 unknown */
-	int32_t last_comm_pid;	/* last pid whose comm was recorded from this CPU */
-	uint8_t irq;		/* inside an "==========>" interrupt block */
-};
-
-struct text_input {
-	int fd;
-	char *buf;
-	size_t len, pos, cap;
-	bool eof;
-	uint64_t lineno;
-	enum kmag_tracer header_tracer;	/* from "# tracer:", else UNKNOWN */
-	struct cpu_state *cpus;
-	size_t nr_cpu_state;
-	struct cpu_state nocpu;		/* for graph text without a CPU column */
-	struct kmag_err *err;
-};
 
 /* ---- line reading ---- */
 
@@ -161,108 +142,7 @@ static long utf8_invalid(const unsigned char *s, size_t len)
 	return -1;
 }
 
-/* ---- small parsers ---- */
-
-static inline const char *skip_sp(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Parses an unsigned decimal; returns the end or NULL. */
-static const char *parse_uint(const char *p, uint64_t *v)
-{
-	uint64_t x = 0;
-	int n = 0;
-
-	while (is_digit(*p) && n < 19) {
-		x = x * 10 + (uint64_t)(*p++ - '0');
-		n++;
-	}
-	if (!n || is_digit(*p))
-		return NULL;
-	*v = x;
-	return p;
-}
-
-/* "12.345678" seconds -> ns (any number of decimals; a bare integer is a raw count). */
-static const char *parse_ts(const char *p, uint64_t *ns)
-{
-	uint64_t sec, frac = 0, scale = 1000000000ull;
-
-	p = parse_uint(p, &sec);
-	if (!p)
-		return NULL;
-	if (*p != '.') {
-		*ns = sec;
-		return p;
-	}
-	p++;
-	while (is_digit(*p)) {
-		if (scale > 1) {
-			scale /= 10;
-			frac += (uint64_t)(*p - '0') * scale;
-		}
-		p++;
-	}
-	if (sec > UINT64_MAX / 1000000000ull)
-		return NULL;
-	*ns = sec * 1000000000ull + frac;
-	return p;
-}
-
-/* "354.007 us" (optionally preceded by an overhead mark) -> ns. */
-static const char *parse_duration(const char *p, uint64_t *ns)
-{
-	uint64_t us, frac = 0, scale = 1000;
-
-	p = skip_sp(p);
-	if (*p && strchr("+!#*@$", *p) && (p[1] == ' ' || is_digit(p[1])))
-		p = skip_sp(p + 1);
-	p = parse_uint(p, &us);
-	if (!p)
-		return NULL;
-	if (*p == '.') {
-		p++;
-		while (is_digit(*p)) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*p - '0') * scale;
-			}
-			p++;
-		}
-	}
-	p = skip_sp(p);
-	if (p[0] != 'u' || p[1] != 's')
-		return NULL;
-	*ns = us * 1000 + frac;
-	return p + 2;
-}
-
-/* Length of a function name token: up to '(' ' ' '+' or end; strips "+0x1a/0x50". */
-static size_t func_len(const char *p)
-{
-	size_t n = 0;
-
-	while (p[n] && p[n] != ' ' && p[n] != '(' && p[n] != '\t' && p[n] != ';')
-		n++;
-	/* sym-offset option: name+0xoff/0xsize */
-	{
-		const char *plus = memchr(p, '+', n);
-
-		if (plus && plus[1] == '0' && plus[2] == 'x')
-			n = (size_t)(plus - p);
-	}
-	return n;
-}
-
-static struct cpu_state *cpu_state(struct text_input *in, int cpu)
+struct cpu_state *kmag__text_cpu_state(struct text_input *in, int cpu)
 {
 	size_t i;
 
@@ -280,7 +160,7 @@ static struct cpu_state *cpu_state(struct text_input *in, int cpu)
 	return &in->cpus[cpu];
 }
 
-static void ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts)
+void kmag__text_ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = cpu;
@@ -325,221 +205,10 @@ static int try_lost(struct kmag_trace *t, const char *p, bool *handled)
 		return 0;
 	}
 	*handled = true;
-	ev_init(&ev, (int)cpu, -1, KMAG_TS_NONE);
+	kmag__text_ev_init(&ev, (int)cpu, -1, KMAG_TS_NONE);
 	ev.type = KMAG_EV_LOST;
 	ev.lost = n;
 	return kmag__trace_deliver(t, &ev);
-}
-
-/* ---- function_graph body: "[dur us] |  <indent>text" ---- */
-
-struct graph_ctx {
-	int cpu, pid;
-	uint64_t ts;		/* line timestamp or KMAG_TS_NONE */
-	uint8_t ctx;
-};
-
-/*
- * Parses the part after the duration column separator: indentation, then
- * "f() {", "f();", "}", "} /" "* f *" "/" or a comment. @dur is the duration column
- * value or KMAG_DURATION_NONE.
- */
-static int graph_body(struct kmag_trace *t, struct text_input *in, const struct graph_ctx *g,
-		      const char *body, uint64_t dur)
-{
-	struct kmag_event ev;
-	const char *p = body;
-	int spaces = 0, depth, ret;
-
-	while (*p == ' ') {
-		spaces++;
-		p++;
-	}
-	depth = spaces >= 2 ? (spaces - 2) / 2 : 0;
-	if (!*p)
-		return 0;
-	if (p[0] == '/' && p[1] == '*')
-		return 0;	/* an event or marker printed as a comment */
-
-	ev_init(&ev, g->cpu, g->pid, g->ts);
-	ev.ctx = g->ctx;
-	ev.depth = depth;
-	if (*p == '}') {
-		const char *c = skip_sp(p + 1);
-
-		ev.type = KMAG_EV_GRAPH_EXIT;
-		ev.duration = dur;
-		if (dur != KMAG_DURATION_NONE && g->ts != KMAG_TS_NONE && g->ts >= dur)
-			ev.calltime = g->ts - dur;
-		if (c[0] == '/' && c[1] == '*') {
-			/* funcgraph-tail "} /" "* name *" "/", retval "} /" "* name = 0x0 *" "/" */
-			const char *n = skip_sp(c + 2), *eq;
-			size_t len = func_len(n);
-
-			if (len && *n != '=') {
-				ev.func = kmag_symtab_intern(t->st, n, len);
-				if (ev.func == KMAG_FUNC_NONE)
-					return -ENOMEM;
-			}
-			eq = strstr(n, "= ");
-			if (eq) {
-				ev.retval = strtoll(eq + 2, NULL, 0);
-				ev.has_retval = true;
-			}
-		}
-		return kmag__trace_deliver(t, &ev);
-	}
-	{
-		size_t len = func_len(p);
-		const char *after = p + len;
-
-		if (!len || after[0] != '(' || after[1] != ')')
-			return 0;	/* not a call line (e.g. a marker kmag does not know) */
-		ev.func = kmag_symtab_intern(t->st, p, len);
-		if (ev.func == KMAG_FUNC_NONE)
-			return -ENOMEM;
-		after = skip_sp(after + 2);
-		ev.type = KMAG_EV_GRAPH_ENTRY;
-		if (*after == '{')
-			return kmag__trace_deliver(t, &ev);
-		if (*after != ';')
-			return 0;
-		/* a leaf: entry and exit on one line */
-		ret = kmag__trace_deliver(t, &ev);
-		if (ret)
-			return ret;
-		ev.type = KMAG_EV_GRAPH_EXIT;
-		ev.duration = dur;
-		ev.calltime = g->ts;
-		if (g->ts != KMAG_TS_NONE && dur != KMAG_DURATION_NONE)
-			ev.ts = g->ts + dur;
-		{
-			const char *c = skip_sp(after + 1), *eq;
-
-			if (c[0] == '/' && c[1] == '*' && (eq = strstr(c, "= "))) {
-				ev.retval = strtoll(eq + 2, NULL, 0);
-				ev.has_retval = true;
-			}
-		}
-		return kmag__trace_deliver(t, &ev);
-	}
-}
-
-/* Splits "[mark] dur us |" columns; returns the text after the separator or NULL. */
-static const char *graph_columns(const char *p, uint64_t *dur)
-{
-	*dur = KMAG_DURATION_NONE;
-	for (;;) {
-		const char *bar = strchr(p, '|');
-		const char *q = skip_sp(p);
-		uint64_t d;
-
-		if (!bar)
-			return NULL;
-		if (q == bar)
-			return bar + 1;		/* blank duration column */
-		q = parse_duration(q, &d);
-		if (q && skip_sp(q) == bar) {
-			*dur = d;
-			return bar + 1;
-		}
-		p = bar + 1;			/* a proc or flags column: keep going */
-	}
-}
-
-/* One line of the tracefs function_graph "trace" file. */
-static int graph_line(struct kmag_trace *t, struct text_input *in, char *line)
-{
-	struct graph_ctx g = { .cpu = -1, .pid = -1, .ts = KMAG_TS_NONE };
-	struct cpu_state *cs;
-	const char *p = skip_sp(line), *body;
-	uint64_t v, dur;
-
-	/* funcgraph-abstime: "6302.365123 |" */
-	if (is_digit(*p)) {
-		const char *q = parse_ts(p, &v);
-
-		if (q && *q == ' ' && *(q = skip_sp(q)) == '|' && strchr(p, '.') && strchr(p, '.') < q) {
-			g.ts = v;
-			p = skip_sp(q + 1);
-		}
-	}
-	/* funcgraph-cpu: " 0)" */
-	if (is_digit(*p)) {
-		const char *q = parse_uint(p, &v);
-
-		if (q && *q == ')' && v < 65536) {
-			g.cpu = (int)v;
-			p = q + 1;
-		}
-	}
-	cs = cpu_state(in, g.cpu);
-	if (!cs)
-		return -ENOMEM;
-	{
-		const char *q = skip_sp(p);
-
-		/* context switch marker: " 1)    ls-97    =>  trace-c-95  " */
-		const char *arrow = strstr(q, " => ");
-		if (arrow && !strchr(q, '|')) {
-			const char *n = skip_sp(arrow + 4), *e = n, *dash = NULL;
-
-			while (*e && *e != ' ')
-				e++;
-			for (const char *d = n; d < e; d++)
-				if (*d == '-')
-					dash = d;
-			if (dash && parse_uint(dash + 1, &v)) {
-				cs->pid = (int32_t)v;
-				if ((int)v != cs->last_comm_pid) {
-					cs->last_comm_pid = (int)v;
-					if (kmag__trace_set_comm(t, (int)v, n, (size_t)(dash - n)))
-						return -ENOMEM;
-				}
-			}
-			return 0;
-		}
-	}
-	/* funcgraph-proc: "ls-97    |" before the duration column */
-	{
-		const char *bar = strchr(p, '|'), *q = skip_sp(p);
-		const char *e = bar, *dash = NULL;
-
-		if (bar && q < bar) {
-			while (e > q && e[-1] == ' ')
-				e--;
-			for (const char *d = q; d < e; d++)
-				if (*d == '-')
-					dash = d;
-			/* (only the column itself must be free of '.': the duration follows it) */
-			if (dash && dash + 1 < e && parse_uint(dash + 1, &v) &&
-			    !memchr(q, '.', (size_t)(e - q)) && parse_uint(dash + 1, &v) == e) {
-				g.pid = (int)v;
-				cs->pid = (int32_t)v;
-				if ((int)v != cs->last_comm_pid) {
-					cs->last_comm_pid = (int)v;
-					if (kmag__trace_set_comm(t, (int)v, q, (size_t)(dash - q)))
-						return -ENOMEM;
-				}
-				p = bar + 1;
-			}
-		}
-	}
-	if (g.pid < 0)
-		g.pid = cs->pid;
-	if (strstr(p, "==========>")) {
-		cs->irq = 1;
-		return 0;
-	}
-	if (strstr(p, "<==========")) {
-		cs->irq = 0;
-		return 0;
-	}
-	body = graph_columns(p, &dur);
-	if (!body)
-		return 0;	/* a separator or unknown decoration */
-	g.ctx = cs->irq ? (KMAG_CTX_KNOWN | KMAG_CTX_HARDIRQ) : 0;
-	return graph_body(t, in, &g, body, dur);
 }
 
 /*
@@ -634,7 +303,7 @@ static const char *parse_head(char *line, struct ev_head *h)
 
 static int remember_comm(struct kmag_trace *t, struct text_input *in, const struct ev_head *h)
 {
-	struct cpu_state *cs = cpu_state(in, h->cpu);
+	struct cpu_state *cs = kmag__text_cpu_state(in, h->cpu);
 
 	if (!cs)
 		return -ENOMEM;
@@ -656,7 +325,7 @@ static int function_call(struct kmag_trace *t, const struct ev_head *h, const ch
 
 	if (!len)
 		return 0;
-	ev_init(&ev, h->cpu, h->pid, h->ts);
+	kmag__text_ev_init(&ev, h->cpu, h->pid, h->ts);
 	ev.ctx = h->ctx;
 	ev.type = KMAG_EV_FUNC;
 	ev.func = kmag_symtab_intern(t->st, rest, len);
@@ -700,7 +369,7 @@ static int other_event(struct kmag_trace *t, const struct ev_head *h, const char
 	id = kmag_symtab_intern(t->st, name, name_len);
 	if (id == KMAG_FUNC_NONE)
 		return -ENOMEM;
-	ev_init(&ev, h->cpu, h->pid, h->ts);
+	kmag__text_ev_init(&ev, h->cpu, h->pid, h->ts);
 	ev.ctx = h->ctx;
 	ev.type = KMAG_EV_OTHER;
 	ev.event_name = kmag_symtab_name(t->st, id);
@@ -734,13 +403,13 @@ static int event_line(struct kmag_trace *t, struct text_input *in, char *line, b
 		    (nlen == 14 && !memcmp(rest, "funcgraph_exit", 14))) {
 			struct graph_ctx g = { .cpu = h.cpu, .pid = h.pid, .ts = h.ts, .ctx = h.ctx };
 			uint64_t dur;
-			const char *body = graph_columns(payload, &dur);
+			const char *body = kmag__text_graph_columns(payload, &dur);
 
 			if (!body) {
 				/* trace-cmd report -R: "func=name depth=N ..." is not parsed */
 				return parse_fail(in, "function_graph record without the \"|\" column (raw -R output is not supported; use plain `trace-cmd report`)");
 			}
-			return graph_body(t, in, &g, body, dur);
+			return kmag__text_graph_body(t, in, &g, body, dur);
 		}
 		return other_event(t, &h, rest, nlen);
 	}
@@ -820,7 +489,7 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 			break;
 		}
 		if (graph) {
-			ret = graph_line(t, in, line);
+			ret = kmag__text_graph_line(t, in, line);
 		} else {
 			bool ok;
 
