@@ -330,15 +330,8 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 		else
 			hi = mid;
 	}
-	if (c->nr_named == c->cap_named) {
-		size_t cap = c->cap_named ? c->cap_named * 2 : 64;
-		struct named_task *n = realloc(c->named, cap * sizeof(*n));
-
-		if (!n)
-			return fail(c, ENOMEM, NULL, NULL);
-		c->named = n;
-		c->cap_named = cap;
-	}
+	if (render_grow(&c->named, &c->cap_named, c->nr_named + 1, sizeof(*c->named)))
+		return fail(c, ENOMEM, NULL, NULL);
 	memmove(&c->named[lo + 1], &c->named[lo], (c->nr_named - lo) * sizeof(*c->named));
 	c->named[lo] = (struct named_task){ pid, tid };
 	c->nr_named++;

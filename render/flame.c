@@ -30,40 +30,6 @@ struct svg_item {
 	double x;
 };
 
-static int grow_u32(uint32_t **arr, size_t *cap, size_t need)
-{
-	size_t ncap = *cap ? *cap : 64;
-	uint32_t *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * sizeof(**arr));
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-static int grow_svg(struct svg_item **arr, size_t *cap, size_t need)
-{
-	size_t ncap = *cap ? *cap : 64;
-	struct svg_item *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * sizeof(**arr));
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 /* Writes @s with the characters the folded format reserves replaced. */
 static void put_folded_name(FILE *out, const char *s)
 {
@@ -85,7 +51,7 @@ int kmag_flame_write_folded(FILE *out, const struct kmag_flame *f)
 	/* iterative depth-first walk; path[] holds the frames from the top */
 	c = fr[0].first_child;
 	while (c) {
-		if (grow_u32(&path, &cap, depth + 1)) {
+		if (render_grow(&path, &cap, depth + 1, sizeof(*path))) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -242,7 +208,7 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 	fputs("<g id=\"frames\">\n", out);
 
 	/* depth-first, parents before children (the script relies on frame 0 being the root) */
-	if (grow_svg(&stack, &cap, 1)) {
+	if (render_grow(&stack, &cap, 1, sizeof(*stack))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -272,7 +238,7 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 		fputs("</text></g>\n", out);
 		/* push the children in reverse so the first is drawn first */
 		for (c = x->first_child; c; c = fr[c].next_sibling) {
-			if (grow_svg(&stack, &cap, sp + 1)) {
+			if (render_grow(&stack, &cap, sp + 1, sizeof(*stack))) {
 				ret = -ENOMEM;
 				goto out;
 			}

@@ -41,15 +41,8 @@ static long file_index(struct files *f, const char *name)
 	if (id == KMAG_FUNC_NONE)
 		return -2;
 	if (id == f->nr) {
-		if (f->nr == f->cap) {
-			size_t cap = f->cap ? f->cap * 2 : 256;
-			const char **n = realloc(f->names, cap * sizeof(*n));
-
-			if (!n)
-				return -2;
-			f->names = n;
-			f->cap = cap;
-		}
+		if (render_grow(&f->names, &f->cap, f->nr + 1, sizeof(*f->names)))
+			return -2;
 		f->names[f->nr++] = kmag_symtab_name(f->index, id);
 	}
 	return (long)id;
