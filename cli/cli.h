@@ -116,6 +116,13 @@ struct cli_graph {
 };
 
 /*
+ * Builds the filter of @in's --pid/--comm/--cpu/--time options into *@out
+ * (owned by the caller: kmag_filter_free()). Returns 0, or prints the error
+ * and returns EXIT_USAGE (bad syntax) or EXIT_ERR (out of memory).
+ */
+int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_filter **out);
+
+/*
  * Opens @in, reads it through the filters into a finished call graph. On
  * failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
  * syntax); on success 0.

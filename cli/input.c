@@ -87,6 +87,25 @@ struct tap_chain {
 	struct kmag_cg *cg;
 };
 
+int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_filter **out)
+{
+	struct kmag_filter *f = kmag_filter_new();
+	struct kmag_err err = { 0 };
+
+	*out = NULL;
+	if (!f)
+		return cli_error("out of memory");
+	if ((in->pids && kmag_filter_add_pids(f, in->pids, &err)) ||
+	    (in->comms && kmag_filter_add_comms(f, in->comms, &err)) ||
+	    (in->cpus && kmag_filter_add_cpus(f, in->cpus, &err)) ||
+	    (in->time && kmag_filter_set_time(f, in->time, &err))) {
+		kmag_filter_free(f);
+		return cli_usage_error(cmd, "%s", err.msg);
+	}
+	*out = f;
+	return 0;
+}
+
 /* in->tap first, then the call graph */
 static int tap_then_graph(const struct kmag_event *ev, void *ctx)
 {
@@ -109,17 +128,8 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 
 	memset(g, 0, sizeof(*g));
 	g->path = in->path ? in->path : cli_default_input();
-	g->filter = kmag_filter_new();
-	if (!g->filter)
-		return cli_error("out of memory");
-	if ((in->pids && kmag_filter_add_pids(g->filter, in->pids, &err)) ||
-	    (in->comms && kmag_filter_add_comms(g->filter, in->comms, &err)) ||
-	    (in->cpus && kmag_filter_add_cpus(g->filter, in->cpus, &err)) ||
-	    (in->time && kmag_filter_set_time(g->filter, in->time, &err))) {
-		cli_usage_error(cmd, "%s", err.msg);
-		cli_graph_release(g);
-		return EXIT_USAGE;
-	}
+	if ((ret = cli_input_filter(cmd, in, &g->filter)))
+		return ret;
 	/* time windows and per-task stacks need events in time order */
 	if (in->time || in->build_cct)
 		topts.unordered = false;

@@ -14,26 +14,16 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 {
 	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
 	struct kmag_err err = { 0 };
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->path = in->path ? in->path : cli_default_input();
-	s->filter = kmag_filter_new();
-	if (!s->filter)
-		return cli_error("out of memory");
-	if ((in->pids && kmag_filter_add_pids(s->filter, in->pids, &err)) ||
-	    (in->comms && kmag_filter_add_comms(s->filter, in->comms, &err)) ||
-	    (in->cpus && kmag_filter_add_cpus(s->filter, in->cpus, &err)) ||
-	    (in->time && kmag_filter_set_time(s->filter, in->time, &err))) {
-		cli_usage_error(cmd, "%s", err.msg);
-		cli_stream_close(s);
-		return EXIT_USAGE;
-	}
+	if ((ret = cli_input_filter(cmd, in, &s->filter)))
+		return ret;
 	if (in->time)
 		topts.unordered = false;
 	s->trace = kmag_trace_open(s->path, &topts, &err);
 	if (!s->trace) {
-		int ret;
-
 		if (!in->path && err.code == ENOENT)
 			ret = cli_error("no trace file given and ./trace.dat does not exist; record one with `kmag record` or pass a file");
 		else
@@ -42,8 +32,7 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 		return ret;
 	}
 	if (in->after_open) {
-		int ret = in->after_open(in->after_open_ctx, s->trace);
-
+		ret = in->after_open(in->after_open_ctx, s->trace);
 		if (ret) {
 			cli_stream_close(s);
 			return ret;
