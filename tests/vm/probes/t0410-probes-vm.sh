@@ -25,6 +25,7 @@ printf '#!/bin/sh\nexec sh /kmag/guest-probes.sh\n' >"$script"
 O=$T/out
 if ! "$vmrun" --kernel "$kernel" --cpus 2 --mem 1024 --timeout 900 --bin "$KMAG" \
 	--file "$SRCDIR/tests/lib/tracefs-snapshot.sh:/kmag/snap.sh" \
+	--file "$SRCDIR/tests/vm/lib-guest.sh:/kmag/lib-guest.sh" \
 	--file "$here/guest-probes.sh:/kmag/guest-probes.sh" \
 	--script "$script" --out "$O" >"$T/vm.log" 2>&1; then
 	if grep -q "cannot resolve kernel package\|apt-get download.*failed" "$T/vm.log"; then

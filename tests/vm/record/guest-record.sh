@@ -5,46 +5,11 @@
 # results on the host. Writes into $OUT:
 #   NAME.dat, NAME.log (kmag's stderr), NAME.rc, fn-pid.pid (the -P task),
 #   snap-*.txt (tracefs snapshots), results (guest-side checks, TAP lines).
+# The helpers (pass, fail, snap, same_as_base, rec, ...) are in
+# tests/vm/lib-guest.sh.
 # Usage: guest-record.sh [full|short]   (short: the 6.12 run, fewer cases)
-T=/sys/kernel/tracing
 mode=${1:-full}
-cd "$OUT" || exit 1
-: >results
-
-pass() { echo "ok - $1" >>results; }
-fail() { echo "not ok - $1${2:+ # $2}" >>results; }
-snap() { sh /kmag/snap.sh >"snap-$1.txt" 2>&1; }
-
-# tracefs must read back exactly as before the recording
-same_as_base() {
-	snap "$1"
-	if cmp -s snap-base.txt "snap-$1.txt"; then
-		pass "$1: tracefs is as it was found"
-	else
-		fail "$1: tracefs differs" "$(diff snap-base.txt "snap-$1.txt" | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')"
-	fi
-}
-
-# rec NAME ARGS...: one recording in the foreground
-rec() {
-	name=$1
-	shift
-	kmag record -o "$name.dat" "$@" >"$name.log" 2>&1
-	echo $? >"$name.rc"
-	same_as_base "$name"
-}
-
-# wait_recording NAME: until kmag says it records (the VM is slow to start it)
-wait_recording() {
-	i=0
-	while ! grep -q '^kmag: recording.*Ctrl-C' "$1.log" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
-uname -r >kernel.txt
+. /kmag/lib-guest.sh
 cat $T/available_tracers >tracers.txt
 
 # A freshly booted kernel allocates the top-level buffer lazily, on first

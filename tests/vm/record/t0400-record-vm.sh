@@ -29,6 +29,7 @@ O=$T/out
 if ! "$vmrun" --kernel "$kernel" --cpus 2 --mem 1024 --timeout 1500 \
 	--bin "$KMAG" --bin trace-cmd \
 	--file "$SRCDIR/tests/lib/tracefs-snapshot.sh:/kmag/snap.sh" \
+	--file "$SRCDIR/tests/vm/lib-guest.sh:/kmag/lib-guest.sh" \
 	--file "$here/wl.sh:/kmag/wl.sh" \
 	--file "$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map:/kmag/subset.map" --file "$here/guest-record.sh:/kmag/guest-record.sh" \
 	--script "$script" --out "$O" >"$T/vm.log" 2>&1; then
