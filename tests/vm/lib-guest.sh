@@ -8,7 +8,7 @@
 #   results             the guest-side checks, one "ok - NAME" or
 #                       "not ok - NAME # DETAIL" line each
 #   snap-NAME.txt       tracefs snapshots (snap-base.txt: the reference)
-#   NAME.dat, NAME.log (kmag's stderr), NAME.rc   one recording (rec)
+#   NAME.dat, NAME.log (kmag's stderr), NAME.rc   one recording (rec, rec_bg)
 # (The fixture-recording guest scripts use tests/vm/guest/lib.sh instead.)
 T=/sys/kernel/tracing # also for the scripts that source this
 cd "$OUT" || exit 1
@@ -29,7 +29,7 @@ same_as_base() {
 	fi
 }
 
-# check_clean NAME: the checks after every recording of rec.
+# check_clean NAME: the checks after every recording of rec and rec_stop.
 # Here: same_as_base; a guest script may redefine it to check more.
 check_clean() { same_as_base "$1"; }
 
@@ -50,4 +50,23 @@ wait_recording() {
 		[ $i -gt 600 ] && return 1
 		sleep 0.1
 	done
+}
+
+# rec_bg NAME ARGS...: start a recording in the background (NAME in $name,
+# kmag's pid in $k) and wait until it records
+rec_bg() {
+	name=$1
+	shift
+	kmag record -o "$name.dat" "$@" >"$name.log" 2>&1 &
+	k=$!
+	wait_recording "$name" || fail "$name: kmag did not start"
+}
+
+# rec_stop SIGNAL: end the recording rec_bg started with SIGNAL, then
+# NAME.rc and check_clean NAME as rec does
+rec_stop() {
+	kill -"$1" $k
+	wait $k
+	echo $? >"$name.rc"
+	check_clean "$name"
 }

@@ -43,20 +43,11 @@ kmag report -F json probes-fg.dat >probes-fg.json 2>&1
 rec probes-bad --kprobe 'ksys_write size=%zz:u64' -t 1
 
 # SIGINT while recording: the probes go too
-name=probes-sigINT
-kmag record -o $name.dat --kprobe 'vfs_read' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name
-kill -INT $k
-wait $k
-echo $? >$name.rc
-check_clean $name
+rec_bg probes-sigINT --kprobe 'vfs_read' -t 0
+rec_stop INT
 
 # SIGKILL leaves the probe group; the next run removes it
-name=probes-kill
-kmag record -o $name.dat --kprobe 'vfs_read' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name
+rec_bg probes-kill --kprobe 'vfs_read' -t 0
 kill -KILL $k
 wait $k 2>/dev/null
 cat $T/dynamic_events >dyn-killed.txt

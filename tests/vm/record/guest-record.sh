@@ -69,26 +69,15 @@ rec fg-events -p function_graph -g ksys_write $G_LIMIT -e sched:sched_switch \
 set +f
 
 # SIGINT in the middle of a recording (function_graph)
-name=fg-sigINT
 set -f
-kmag record -o $name.dat -p function_graph $G_LIMIT -t 0 >$name.log 2>&1 &
+rec_bg fg-sigINT -p function_graph $G_LIMIT -t 0
 set +f
-k=$!
-wait_recording $name || fail "$name: kmag did not start"
 /kmag/wl.sh basic 2
-kill -INT $k
-wait $k
-echo $? >$name.rc
-same_as_base $name
+rec_stop INT
 
-# SIGKILL, then the next run repairs what was left
-name=kill-fg
-set -f
-kmag record -o $name.dat -p function_graph $G_LIMIT -t 0 >$name.log 2>&1 &
-set +f
-k=$!
+# SIGKILL, then the next run repairs what was left (killed_then_repaired:
+# for the recording rec_bg started, $name and $k)
 killed_then_repaired() {
-	wait_recording $name || fail "$name: kmag did not start"
 	/kmag/wl.sh basic 1
 	kill -KILL $k
 	wait $k 2>/dev/null
@@ -100,6 +89,9 @@ killed_then_repaired() {
 	fi
 	rec after-$name -p function -l 'vfs_*' -- /kmag/wl.sh basic 1
 }
+set -f
+rec_bg kill-fg -p function_graph $G_LIMIT -t 0
+set +f
 killed_then_repaired
 
 # --func-list: exact names (one the kernel cannot trace is left out, with a note)
@@ -147,18 +139,10 @@ rec fn-v7none -p function -l 'vfs_*' --file-version 7 --compression none -- /kma
 rec fn-lost -p function -l 'vfs_*' -l '*lock*' -l 'do_*' -b 4 -- /kmag/wl.sh busy 40
 
 # SIGTERM, and SIGKILL of a run in a private instance
-name=fn-sigTERM
-kmag record -o $name.dat -p function -l 'vfs_*' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name || fail "$name: kmag did not start"
+rec_bg fn-sigTERM -p function -l 'vfs_*' -t 0
 /kmag/wl.sh basic 2
-kill -TERM $k
-wait $k
-echo $? >$name.rc
-same_as_base $name
+rec_stop TERM
 
-name=kill-fn
-kmag record -o $name.dat -p function -l 'vfs_*' -t 0 >$name.log 2>&1 &
-k=$!
+rec_bg kill-fn -p function -l 'vfs_*' -t 0
 killed_then_repaired
 exit 0
