@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # tests/vm/lib-guest.sh - guest-side helpers of the VM tests, sourced inside
 # the test VM (busybox sh) as /kmag/lib-guest.sh by tests/vm/record/guest-record.sh
-# and tests/vm/probes/guest-probes.sh. The host halves of those tests ship it,
-# together with tests/lib/tracefs-snapshot.sh as /kmag/snap.sh, and read back
-# what these helpers write into $OUT:
+# and tests/vm/probes/guest-probes.sh. tests/vm/lib-host.sh ships it, together
+# with tests/lib/tracefs-snapshot.sh as /kmag/snap.sh, and reads back what
+# these helpers write into $OUT:
 #   kernel.txt          `uname -r` of the guest
 #   results             the guest-side checks, one "ok - NAME" or
 #                       "not ok - NAME # DETAIL" line each
