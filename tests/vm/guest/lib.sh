@@ -1,10 +1,17 @@
-# tests/vm/guest/lib.sh - helpers shared by the fixture-recording guest scripts.
-# Sourced inside the kmag VM (busybox ash) from /kmag/lib.sh; see
-# tests/vm/record-fixtures.sh. Everything written to $OUT comes back to the host.
+# tests/vm/guest/lib.sh - helpers shared by the fixture-recording guest scripts
+# (rec-6.1.sh, text-6.1.sh, rec-6.12.sh). Sourced inside the kmag VM (busybox
+# ash) from /kmag/lib.sh; see tests/vm/record-fixtures.sh. Everything written
+# to $OUT comes back to the host; the scripts run in $OUT.
+# (The VM tests use tests/vm/lib-guest.sh instead.)
 
 T=/sys/kernel/tracing
 # Every command that produced a fixture is appended here (NAME<TAB>command).
 CMDS=$OUT/commands.tsv
+cd "$OUT" || exit 1
+
+# trace-cmd record's options for the two trace.dat versions of the fixtures
+V6="--file-version 6"
+V7="--file-version 7 --compression zstd"
 
 # q ARGS...: print ARGS shell-quoted (for the provenance log)
 q() {
@@ -81,4 +88,12 @@ tf_reset() {
     echo 0 >$T/max_graph_depth
     echo "$DEFAULT_BUF_KB" >$T/buffer_size_kb
     : >$T/trace
+}
+
+# tracecmd_start: for the scripts that record with trace-cmd: its version
+# into trace-cmd-version.txt (record-fixtures.sh puts it into the README),
+# then a reset tracer
+tracecmd_start() {
+    trace-cmd --version 2>&1 | grep -m1 version >trace-cmd-version.txt
+    tf_reset
 }

@@ -2,14 +2,10 @@
 # trace-cmd on the Debian 6.1 cloud kernel (2 vCPUs). Run by
 # tests/vm/record-fixtures.sh through vm-run.sh; writes into $OUT.
 . /kmag/lib.sh
-cd "$OUT" || exit 1
-trace-cmd --version 2>&1 | grep -m1 version >trace-cmd-version.txt
-tf_reset
+tracecmd_start
 
 # The graph roots used by the function_graph recordings.
 G="-g do_sys_openat2 -g ksys_read -g ksys_write"
-V6="--file-version 6"
-V7="--file-version 7 --compression zstd"
 
 # function tracer, -l filtered, v7 zstd (must stay < 1 MB as recorded)
 fixture fn-filtered.dat trace-cmd record $V7 -p function \

@@ -3,11 +3,7 @@
 # function_graph TEXT trace read straight from tracefs. Run by
 # tests/vm/record-fixtures.sh through vm-run.sh; writes into $OUT.
 . /kmag/lib.sh
-cd "$OUT" || exit 1
-trace-cmd --version 2>&1 | grep -m1 version >trace-cmd-version.txt
-tf_reset
-
-V6="--file-version 6"
+tracecmd_start
 
 # funcgraph-retval (kernel >= 6.5 with CONFIG_FUNCTION_GRAPH_RETVAL) adds a
 # retval field to funcgraph_exit. Debian's 6.12 kernels are built without it,

@@ -2,7 +2,6 @@
 # (no trace-cmd) on the Debian 6.1 cloud kernel (2 vCPUs). Run by
 # tests/vm/record-fixtures.sh through vm-run.sh; writes into $OUT.
 . /kmag/lib.sh
-cd "$OUT" || exit 1
 
 FN_FILTER="vfs_* ksys_*"
 BROAD_FILTER="*fs* *read* *write* do_* *alloc*"

@@ -5,48 +5,20 @@
 # checks the results on the host. Writes into $OUT: NAME.dat, NAME.log
 # (kmag's stderr), NAME.rc, NAME.out (stdout), dyn-*.txt (dynamic_events
 # after a run), results (guest-side checks, TAP lines).
-T=/sys/kernel/tracing
-cd "$OUT" || exit 1
-: >results
+# The helpers (pass, fail, snap, rec, ...) are in tests/vm/lib-guest.sh.
+. /kmag/lib-guest.sh
 
-pass() { echo "ok - $1" >>results; }
-fail() { echo "not ok - $1${2:+ # $2}" >>results; }
-snap() { sh /kmag/snap.sh >"snap-$1.txt" 2>&1; }
-
-# no probe of kmag's is left, and tracefs reads back as before
-clean_after() {
+# after every recording: no probe of kmag's is left, and tracefs reads back
+# as before
+check_clean() {
 	if grep -q '^[a-z]:kmag_' $T/dynamic_events; then
 		fail "$1: no kmag probe is left in dynamic_events" "$(grep kmag_ $T/dynamic_events | head -2 | tr '\n' ' ')"
 	else
 		pass "$1: no kmag probe is left in dynamic_events"
 	fi
-	snap "$1"
-	if cmp -s snap-base.txt "snap-$1.txt"; then
-		pass "$1: tracefs is as it was found"
-	else
-		fail "$1: tracefs differs" "$(diff snap-base.txt "snap-$1.txt" | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')"
-	fi
+	same_as_base "$1"
 }
 
-# rec NAME ARGS...: one recording in the foreground
-rec() {
-	name=$1
-	shift
-	kmag record -o "$name.dat" "$@" >"$name.log" 2>&1
-	echo $? >"$name.rc"
-	clean_after "$name"
-}
-
-wait_recording() {
-	i=0
-	while ! grep -q '^kmag: recording.*Ctrl-C' "$1.log" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
-uname -r >kernel.txt
 # the top-level buffer is allocated on first use, for good: use it once first
 echo function >$T/current_tracer
 echo nop >$T/current_tracer
@@ -71,20 +43,11 @@ kmag report -F json probes-fg.dat >probes-fg.json 2>&1
 rec probes-bad --kprobe 'ksys_write size=%zz:u64' -t 1
 
 # SIGINT while recording: the probes go too
-name=probes-sigINT
-kmag record -o $name.dat --kprobe 'vfs_read' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name
-kill -INT $k
-wait $k
-echo $? >$name.rc
-clean_after $name
+rec_bg probes-sigINT --kprobe 'vfs_read' -t 0
+rec_stop INT
 
 # SIGKILL leaves the probe group; the next run removes it
-name=probes-kill
-kmag record -o $name.dat --kprobe 'vfs_read' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name
+rec_bg probes-kill --kprobe 'vfs_read' -t 0
 kill -KILL $k
 wait $k 2>/dev/null
 cat $T/dynamic_events >dyn-killed.txt

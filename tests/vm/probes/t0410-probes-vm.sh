@@ -7,40 +7,14 @@
 # ksys_write with count=12345, vfs_read returning 4321, probes removed after
 # every run (also SIGINT, and SIGKILL + the next run), the kernel's
 # error_log text for a bad fetch argument, and a plausible deepest stack.
-# Output is TAP; no VM harness or qemu means a skip.
+# Output is TAP; no VM harness or qemu means a skip. Booting the guest and
+# its checks: tests/vm/lib-host.sh.
 . "$(dirname "$0")/../../e2e/lib.sh"
 kernel=${1:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
-vmrun=$SRCDIR/tests/vm/vm-run.sh
-
-skip() { echo "1..0 # SKIP $*"; exit 0; }
-[ -x "$vmrun" ] || skip "tests/vm/vm-run.sh is not in this tree"
-for tool in qemu-system-x86_64 cpio python3; do
-	command -v $tool >/dev/null || skip "$tool is not installed (scripts/deps.sh --test)"
-done
-[ -x "${KMAG_VM_BUSYBOX:-/bin/busybox}" ] || skip "busybox-static is not installed (scripts/deps.sh --test)"
-
-script=$T/guest.sh
-printf '#!/bin/sh\nexec sh /kmag/guest-probes.sh\n' >"$script"
-O=$T/out
-if ! "$vmrun" --kernel "$kernel" --cpus 2 --mem 1024 --timeout 900 --bin "$KMAG" \
-	--file "$SRCDIR/tests/lib/tracefs-snapshot.sh:/kmag/snap.sh" \
-	--file "$here/guest-probes.sh:/kmag/guest-probes.sh" \
-	--script "$script" --out "$O" >"$T/vm.log" 2>&1; then
-	if grep -q "cannot resolve kernel package\|apt-get download.*failed" "$T/vm.log"; then
-		skip "the Debian $kernel kernel is neither cached nor downloadable"
-	fi
-	t_fail "the VM ran the recordings" "$(tail -n 5 "$T/vm.log")" "$(tail -n 20 "$O/guest.log" 2>/dev/null)"
-	t_done
-	exit 1
-fi
-t_pass "the VM ran the recordings ($(cat "$O/kernel.txt"))"
-while read -r line; do
-	case $line in
-	"ok - "*) t_pass "${line#ok - }" ;;
-	*) t_fail "${line#not ok - }" ;;
-	esac
-done <"$O/results"
+. "$SRCDIR/tests/vm/lib-host.sh"
+vm_require python3
+vm_run_guest "$kernel" 900 "$here/guest-probes.sh"
 
 # kprobe + kretprobe with arguments
 t_eq "probes: kmag record exits 0" 0 "$(cat "$O/probes.rc")"

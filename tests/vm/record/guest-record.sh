@@ -5,46 +5,11 @@
 # results on the host. Writes into $OUT:
 #   NAME.dat, NAME.log (kmag's stderr), NAME.rc, fn-pid.pid (the -P task),
 #   snap-*.txt (tracefs snapshots), results (guest-side checks, TAP lines).
+# The helpers (pass, fail, snap, same_as_base, rec, ...) are in
+# tests/vm/lib-guest.sh.
 # Usage: guest-record.sh [full|short]   (short: the 6.12 run, fewer cases)
-T=/sys/kernel/tracing
 mode=${1:-full}
-cd "$OUT" || exit 1
-: >results
-
-pass() { echo "ok - $1" >>results; }
-fail() { echo "not ok - $1${2:+ # $2}" >>results; }
-snap() { sh /kmag/snap.sh >"snap-$1.txt" 2>&1; }
-
-# tracefs must read back exactly as before the recording
-same_as_base() {
-	snap "$1"
-	if cmp -s snap-base.txt "snap-$1.txt"; then
-		pass "$1: tracefs is as it was found"
-	else
-		fail "$1: tracefs differs" "$(diff snap-base.txt "snap-$1.txt" | grep '^[-+][^-+]' | head -4 | tr '\n' ' ')"
-	fi
-}
-
-# rec NAME ARGS...: one recording in the foreground
-rec() {
-	name=$1
-	shift
-	kmag record -o "$name.dat" "$@" >"$name.log" 2>&1
-	echo $? >"$name.rc"
-	same_as_base "$name"
-}
-
-# wait_recording NAME: until kmag says it records (the VM is slow to start it)
-wait_recording() {
-	i=0
-	while ! grep -q '^kmag: recording.*Ctrl-C' "$1.log" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
-uname -r >kernel.txt
+. /kmag/lib-guest.sh
 cat $T/available_tracers >tracers.txt
 
 # A freshly booted kernel allocates the top-level buffer lazily, on first
@@ -104,26 +69,15 @@ rec fg-events -p function_graph -g ksys_write $G_LIMIT -e sched:sched_switch \
 set +f
 
 # SIGINT in the middle of a recording (function_graph)
-name=fg-sigINT
 set -f
-kmag record -o $name.dat -p function_graph $G_LIMIT -t 0 >$name.log 2>&1 &
+rec_bg fg-sigINT -p function_graph $G_LIMIT -t 0
 set +f
-k=$!
-wait_recording $name || fail "$name: kmag did not start"
 /kmag/wl.sh basic 2
-kill -INT $k
-wait $k
-echo $? >$name.rc
-same_as_base $name
+rec_stop INT
 
-# SIGKILL, then the next run repairs what was left
-name=kill-fg
-set -f
-kmag record -o $name.dat -p function_graph $G_LIMIT -t 0 >$name.log 2>&1 &
-set +f
-k=$!
+# SIGKILL, then the next run repairs what was left (killed_then_repaired:
+# for the recording rec_bg started, $name and $k)
 killed_then_repaired() {
-	wait_recording $name || fail "$name: kmag did not start"
 	/kmag/wl.sh basic 1
 	kill -KILL $k
 	wait $k 2>/dev/null
@@ -135,6 +89,9 @@ killed_then_repaired() {
 	fi
 	rec after-$name -p function -l 'vfs_*' -- /kmag/wl.sh basic 1
 }
+set -f
+rec_bg kill-fg -p function_graph $G_LIMIT -t 0
+set +f
 killed_then_repaired
 
 # --func-list: exact names (one the kernel cannot trace is left out, with a note)
@@ -182,18 +139,10 @@ rec fn-v7none -p function -l 'vfs_*' --file-version 7 --compression none -- /kma
 rec fn-lost -p function -l 'vfs_*' -l '*lock*' -l 'do_*' -b 4 -- /kmag/wl.sh busy 40
 
 # SIGTERM, and SIGKILL of a run in a private instance
-name=fn-sigTERM
-kmag record -o $name.dat -p function -l 'vfs_*' -t 0 >$name.log 2>&1 &
-k=$!
-wait_recording $name || fail "$name: kmag did not start"
+rec_bg fn-sigTERM -p function -l 'vfs_*' -t 0
 /kmag/wl.sh basic 2
-kill -TERM $k
-wait $k
-echo $? >$name.rc
-same_as_base $name
+rec_stop TERM
 
-name=kill-fn
-kmag record -o $name.dat -p function -l 'vfs_*' -t 0 >$name.log 2>&1 &
-k=$!
+rec_bg kill-fn -p function -l 'vfs_*' -t 0
 killed_then_repaired
 exit 0

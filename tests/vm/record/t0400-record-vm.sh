@@ -7,48 +7,20 @@
 # (guest-record.sh) records and compares tracefs snapshots; this part checks
 # every file on the host: `trace-cmd report` and `kmag report` count the same
 # events kmag reported, and the events respect the filters.
-# Output is TAP; no VM harness or qemu means a skip.
+# Output is TAP; no VM harness or qemu means a skip. Booting the guest and
+# its checks: tests/vm/lib-host.sh.
 . "$(dirname "$0")/../../e2e/lib.sh"
 shopt -s extglob
 kernel=${1:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
-vmrun=$SRCDIR/tests/vm/vm-run.sh
-
-skip() { echo "1..0 # SKIP $*"; exit 0; }
-[ -x "$vmrun" ] || skip "tests/vm/vm-run.sh is not in this tree"
-for tool in qemu-system-x86_64 cpio trace-cmd; do
-	command -v $tool >/dev/null || skip "$tool is not installed (scripts/deps.sh --test)"
-done
-[ -x "${KMAG_VM_BUSYBOX:-/bin/busybox}" ] || skip "busybox-static is not installed (scripts/deps.sh --test)"
+. "$SRCDIR/tests/vm/lib-host.sh"
+vm_require trace-cmd
 
 mode=full
 [ "$kernel" = 6.12 ] && mode=short
-script=$T/guest.sh
-printf '#!/bin/sh\nexec sh /kmag/guest-record.sh %s\n' $mode >"$script"
-O=$T/out
-if ! "$vmrun" --kernel "$kernel" --cpus 2 --mem 1024 --timeout 1500 \
-	--bin "$KMAG" --bin trace-cmd \
-	--file "$SRCDIR/tests/lib/tracefs-snapshot.sh:/kmag/snap.sh" \
+vm_run_guest "$kernel" 1500 "$here/guest-record.sh" --bin trace-cmd \
 	--file "$here/wl.sh:/kmag/wl.sh" \
-	--file "$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map:/kmag/subset.map" --file "$here/guest-record.sh:/kmag/guest-record.sh" \
-	--script "$script" --out "$O" >"$T/vm.log" 2>&1; then
-	if grep -q "cannot resolve kernel package\|apt-get download.*failed" "$T/vm.log"; then
-		skip "the Debian $kernel kernel is neither cached nor downloadable"
-	fi
-	t_fail "the VM ran the recordings" "$(tail -n 5 "$T/vm.log")" \
-		"$(tail -n 20 "$O/guest.log" 2>/dev/null)"
-	t_done
-	exit 1
-fi
-t_pass "the VM ran the recordings ($(cat "$O/kernel.txt"))"
-
-# the guest's own checks (tracefs snapshots)
-while read -r line; do
-	case $line in
-	"ok - "*) t_pass "${line#ok - }" ;;
-	*) t_fail "${line#not ok - }" ;;
-	esac
-done <"$O/results"
+	--file "$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map:/kmag/subset.map" -- $mode
 
 . "$SRCDIR/tests/lib/record-checks.sh"
 raw() { trace-cmd report -R "$O/$1.dat" 2>/dev/null; }
