@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kmag/kmag.h"
+#include "util/grow.h"
 
 #define __hidden __attribute__((visibility("hidden")))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -27,11 +28,6 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
 #define pr_info(fmt, ...) kmag__log(KMAG_LOG_INFO, PR_DOMAIN, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) kmag__log(KMAG_LOG_DEBUG, PR_DOMAIN, fmt, ##__VA_ARGS__)
 
-/*
- * Grows *@arr (of *@cap elements of @elem bytes) to hold at least @need
- * elements. Returns 0 or -ENOMEM (the old array stays valid on failure).
- */
-int kmag__grow(void *arr, size_t *cap, size_t need, size_t elem);
 /* mkdir -p for kmag's state directories: parents 0755, the last one 0700. 0 or -1 (errno). */
 int kmag__mkdir_p(const char *path);
 

@@ -68,29 +68,6 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
 	errno = saved;
 }
 
-int kmag__grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-	void **p = arr;
-	size_t ncap = *cap ? *cap : 16, bytes;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -ENOMEM;
-		ncap *= 2;
-	}
-	if (!kmag__mul_ok(ncap, elem, &bytes))
-		return -ENOMEM;
-	n = realloc(*p, bytes);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = ncap;
-	return 0;
-}
-
 int kmag__glob_match(const char *pattern, const char *str)
 {
 	return fnmatch(pattern, str, 0) == 0;

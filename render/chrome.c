@@ -330,7 +330,7 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 		else
 			hi = mid;
 	}
-	if (render_grow(&c->named, &c->cap_named, c->nr_named + 1, sizeof(*c->named)))
+	if (kmag__grow(&c->named, &c->cap_named, c->nr_named + 1, sizeof(*c->named)))
 		return fail(c, ENOMEM, NULL, NULL);
 	memmove(&c->named[lo + 1], &c->named[lo], (c->nr_named - lo) * sizeof(*c->named));
 	c->named[lo] = (struct named_task){ pid, tid };

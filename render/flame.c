@@ -51,7 +51,7 @@ int kmag_flame_write_folded(FILE *out, const struct kmag_flame *f)
 	/* iterative depth-first walk; path[] holds the frames from the top */
 	c = fr[0].first_child;
 	while (c) {
-		if (render_grow(&path, &cap, depth + 1, sizeof(*path))) {
+		if (kmag__grow(&path, &cap, depth + 1, sizeof(*path))) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -208,7 +208,7 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 	fputs("<g id=\"frames\">\n", out);
 
 	/* depth-first, parents before children (the script relies on frame 0 being the root) */
-	if (render_grow(&stack, &cap, 1, sizeof(*stack))) {
+	if (kmag__grow(&stack, &cap, 1, sizeof(*stack))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -238,7 +238,7 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 		fputs("</text></g>\n", out);
 		/* push the children in reverse so the first is drawn first */
 		for (c = x->first_child; c; c = fr[c].next_sibling) {
-			if (render_grow(&stack, &cap, sp + 1, sizeof(*stack))) {
+			if (kmag__grow(&stack, &cap, sp + 1, sizeof(*stack))) {
 				ret = -ENOMEM;
 				goto out;
 			}

@@ -41,7 +41,7 @@ static long file_index(struct files *f, const char *name)
 	if (id == KMAG_FUNC_NONE)
 		return -2;
 	if (id == f->nr) {
-		if (render_grow(&f->names, &f->cap, f->nr + 1, sizeof(*f->names)))
+		if (kmag__grow(&f->names, &f->cap, f->nr + 1, sizeof(*f->names)))
 			return -2;
 		f->names[f->nr++] = kmag_symtab_name(f->index, id);
 	}

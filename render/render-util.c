@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * render-util.c - escaping, formatting and array helpers shared by the renderers.
+ * render-util.c - escaping and formatting helpers shared by the renderers.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 
 #include "render-util.h"
 
@@ -63,28 +62,5 @@ int render_status(FILE *out)
 {
 	if (fflush(out) || ferror(out))
 		return -EIO;
-	return 0;
-}
-
-int render_grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-	void **p = arr;
-	size_t ncap = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -ENOMEM;
-		ncap *= 2;
-	}
-	if (elem && ncap > SIZE_MAX / elem)
-		return -ENOMEM;
-	n = realloc(*p, ncap * elem);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = ncap;
 	return 0;
 }

@@ -5,9 +5,10 @@
 #ifndef KMAG_RENDER_RENDER_H
 #define KMAG_RENDER_RENDER_H
 
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../lib/util/grow.h"	/* kmag__grow() */
 
 /* Writes @s with XML/HTML special characters (& < > " ') escaped. NULL = "". */
 void render_fput_xml(FILE *out, const char *s);
@@ -15,12 +16,6 @@ void render_fput_xml(FILE *out, const char *s);
 void render_fput_bytes(FILE *out, const char *data, size_t len);
 /* Formats @v with thousands separators ("1,234,567") into @buf; returns @buf. */
 char *render_fmt_count(char *buf, size_t len, uint64_t v);
-/*
- * Grows the array *@arr (of @elem-byte items, capacity *@cap) to hold at least
- * @need items, doubling; the array stays owned by the caller. Returns 0 or
- * -ENOMEM (the array is unchanged).
- */
-int render_grow(void *arr, size_t *cap, size_t need, size_t elem);
 /* Returns 0, or -EIO when @out has seen a write error. */
 int render_status(FILE *out);
 
