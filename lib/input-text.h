@@ -81,10 +81,29 @@ static inline const char *parse_uint(const char *p, uint64_t *v)
 	return p;
 }
 
+/*
+ * The digits after a decimal point, in units of 1/@unit (digits beyond that
+ * precision are skipped): "345678" with @unit 10^9 -> 345678000. Returns the end.
+ */
+static inline const char *parse_frac(const char *p, uint64_t unit, uint64_t *frac)
+{
+	uint64_t scale = unit;
+
+	*frac = 0;
+	while (is_digit(*p)) {
+		if (scale > 1) {
+			scale /= 10;
+			*frac += (uint64_t)(*p - '0') * scale;
+		}
+		p++;
+	}
+	return p;
+}
+
 /* "12.345678" seconds -> ns (any number of decimals; a bare integer is a raw count). */
 static inline const char *parse_ts(const char *p, uint64_t *ns)
 {
-	uint64_t sec, frac = 0, scale = 1000000000ull;
+	uint64_t sec, frac = 0;
 
 	p = parse_uint(p, &sec);
 	if (!p)
@@ -93,14 +112,7 @@ static inline const char *parse_ts(const char *p, uint64_t *ns)
 		*ns = sec;
 		return p;
 	}
-	p++;
-	while (is_digit(*p)) {
-		if (scale > 1) {
-			scale /= 10;
-			frac += (uint64_t)(*p - '0') * scale;
-		}
-		p++;
-	}
+	p = parse_frac(p + 1, 1000000000ull, &frac);
 	if (sec > UINT64_MAX / 1000000000ull)
 		return NULL;
 	*ns = sec * 1000000000ull + frac;
@@ -110,7 +122,7 @@ static inline const char *parse_ts(const char *p, uint64_t *ns)
 /* "354.007 us" (optionally preceded by an overhead mark) -> ns. */
 static inline const char *parse_duration(const char *p, uint64_t *ns)
 {
-	uint64_t us, frac = 0, scale = 1000;
+	uint64_t us, frac = 0;
 
 	p = skip_sp(p);
 	if (*p && strchr("+!#*@$", *p) && (p[1] == ' ' || is_digit(p[1])))
@@ -118,18 +130,10 @@ static inline const char *parse_duration(const char *p, uint64_t *ns)
 	p = parse_uint(p, &us);
 	if (!p)
 		return NULL;
-	if (*p == '.') {
-		p++;
-		while (is_digit(*p)) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (uint64_t)(*p - '0') * scale;
-			}
-			p++;
-		}
-	}
+	if (*p == '.')
+		p = parse_frac(p + 1, 1000, &frac);
 	p = skip_sp(p);
-	if (p[0] != 'u' || p[1] != 's')
+	if (p[0] != 'u' || p[1] != 's' || us > UINT64_MAX / 1000)
 		return NULL;
 	*ns = us * 1000 + frac;
 	return p + 2;
