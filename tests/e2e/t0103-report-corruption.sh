@@ -50,44 +50,12 @@ done
 t_eq "v6 cut inside every part: one error line, exit 1" "$fails" "$T_FAILED"
 
 # a zstd chunk of CPU data that does not decompress
-python3 - "$v7" "$T/badchunk.dat" <<'PY'
-import struct, sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-i = 10 + 2 + 1 + 1 + 4
-i = b.index(0, i) + 1
-i = b.index(0, i) + 1
-i += 8
-while i + 16 <= len(b):
-    sid, flags, _, size = struct.unpack_from('<HHIQ', b, i)
-    if sid == 3:   # flyrecord data: find the first page-aligned CPU block after the header
-        j = (i + 16 + 4095) // 4096 * 4096
-        count, csize, usize = struct.unpack_from('<III', b, j)
-        for k in range(j + 12 + 8, j + 12 + min(csize, 64)):
-            b[k] ^= 0x5a
-        break
-    i += 16 + size
-open(sys.argv[2], 'wb').write(b)
-PY
+python3 "$SRCDIR/tests/e2e/helpers/v7-damage.py" "$v7" "$T/badchunk.dat" chunk
 t_exit "damaged zstd chunk: exit 1, one line" 1 "$KMAG" report "$T/badchunk.dat"
 t_grep "the error names the chunk" 'CPU [0-9]+ chunk at offset [0-9]+ fails to decompress' "$T/err"
 
 # a chunk count claiming far more chunks than the file holds
-python3 - "$v7" "$T/chunks.dat" <<'PY'
-import struct, sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-i = 10 + 2 + 1 + 1 + 4
-i = b.index(0, i) + 1
-i = b.index(0, i) + 1
-i += 8
-while i + 16 <= len(b):
-    sid, flags, _, size = struct.unpack_from('<HHIQ', b, i)
-    if sid == 3:
-        j = (i + 16 + 4095) // 4096 * 4096
-        struct.pack_into('<I', b, j, 0xffffffff)
-        break
-    i += 16 + size
-open(sys.argv[2], 'wb').write(b)
-PY
+python3 "$SRCDIR/tests/e2e/helpers/v7-damage.py" "$v7" "$T/chunks.dat" count
 t_exit "absurd chunk count: exit 1, one line" 1 "$KMAG" report "$T/chunks.dat"
 
 # a 1 MB function name in text input is handled (not a crash, not truncated)
