@@ -5,7 +5,7 @@
 # per-CPU buffer size, one after the other in the same VM. Each recorder
 # traces DUR seconds counted from the moment tracing is switched on, then
 # gets SIGINT. Two CPU times (user + system, threads and children included):
-# "capture", over those DUR seconds (from /proc/PID/task/*/stat), and
+# "capture", over those DUR seconds (from /proc/PID/task/*/schedstat), and
 # "cpu", the whole run with set-up and writing the file (the shell's `times`). Environment: BUF (KiB per CPU), DUR (seconds), RUNS (repeats),
 # SCENARIOS (names below). Writes NAME-TOOL-RUN.{dat,log,time} into $OUT.
 T=/sys/kernel/tracing
@@ -40,21 +40,28 @@ args_of() {
 	esac
 }
 
-# cpu_ticks PID...: user + system clock ticks of these processes and all their threads
-cpu_ticks() {
-	for p in "$@"; do
-		cat /proc/$p/task/*/stat 2>/dev/null
-	done | awk '{ sub(/^.*\) /, ""); t += $12 + $13 } END { print t + 0 }'
+# cpu_ns PID...: nanoseconds on CPU of these processes and all their threads,
+# from schedstat (sched_clock, so not rounded to the 10 ms tick: a recorder
+# that sleeps in splice() uses well under a tick per second); clock ticks from
+# stat when the kernel has no schedstat (CONFIG_SCHED_INFO=n). The globs need
+# `set +f`: the script turns globbing off for the recorders' arguments.
+cpu_ns() {
+	if [ -r /proc/self/schedstat ]; then
+		(set +f; for p in "$@"; do cat /proc/$p/task/*/schedstat; done) 2>/dev/null | awk '{ t += $1 } END { printf "%.0f\n", t }'
+	else
+		hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+		(set +f; for p in "$@"; do cat /proc/$p/task/*/stat; done) 2>/dev/null | awk -v hz="$hz" '{ sub(/^.*\) /, ""); t += $12 + $13 } END { printf "%.0f\n", t * 1e9 / hz }'
+	fi
 }
 
 # recorder_tasks PID: PID and its children (trace-cmd's per-CPU recorder processes)
 recorder_tasks() {
 	echo "$1"
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '{ pid = $1; sub(/^.*\) /, "") } $2 == p { print pid }'
+	(set +f; cat /proc/[0-9]*/stat) 2>/dev/null | awk -v p="$1" '{ pid = $1; sub(/^.*\) /, "") } $2 == p { print pid }'
 }
 
 # capture RECORDER_PID STARTED_CHECK: once STARTED_CHECK succeeds, count the
-# recorder's CPU ticks over DUR seconds of tracing, then stop it with SIGINT
+# recorder's CPU time over DUR seconds of tracing, then stop it with SIGINT
 capture() {
 	until eval "$2"; do
 		kill -0 "$1" 2>/dev/null || return
@@ -62,13 +69,12 @@ capture() {
 	done
 	tasks=$(recorder_tasks "$1")
 	# shellcheck disable=SC2086
-	t0=$(cpu_ticks $tasks)
+	t0=$(cpu_ns $tasks)
 	sleep "$DUR"
 	# shellcheck disable=SC2086
-	t1=$(cpu_ticks $tasks)
+	t1=$(cpu_ns $tasks)
 	kill -INT "$1"
-	echo "capture $(awk -v a="$t1" -v b="$t0" -v hz="$(getconf CLK_TCK 2>/dev/null || echo 100)" \
-		'BEGIN { printf "%.3f", (a - b) / hz }')" >>"$out.time"
+	echo "capture $(awk -v a="$t1" -v b="$t0" 'BEGIN { printf "%.4f", (a - b) / 1e9 }')" >>"$out.time"
 }
 
 # CPU seconds (user + system) of this shell's reaped children in FILE, as

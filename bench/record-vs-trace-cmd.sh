@@ -51,7 +51,7 @@ lost() {
 	trace-cmd report --stat "$1" 2>/dev/null |
 		awk -F': *' '$1 == "overrun" || $1 == "commit overrun" || $1 == "dropped events" { s += $2 } END { print s + 0 }'
 }
-cpu() { awk -v k="$2" '$1 == k { printf "%.2f", $2 }' "$1"; }
+cpu() { awk -v k="$2" '$1 == k { printf "%.3f", $2 }' "$1"; }
 
 echo "kernel $(cat "$O/vm-info.txt" | sed -n 's/^kernel_version=//p'), 2 vCPUs (TCG), -b $buf KiB/CPU, $dur s per recording"
 printf '| %-7s | %-9s | %3s | %10s | %10s | %7s | %9s | %11s | %9s |\n' scenario recorder run captured lost "lost %" \
