@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "record-internal.h"
 #include "test.h"
@@ -141,6 +142,54 @@ static void state_writes_back_what_was_found(void)
 	kmag__rs_release(&s);
 }
 
+static time_t mtime_of(const char *dir, const char *rel)
+{
+	char path[1024];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	CHECK(stat(path, &st) == 0);
+	return st.st_mtime;
+}
+
+/*
+ * A file already back at its saved text is not written (a write is not free:
+ * tracing_thresh re-registers a running function_graph tracer), and a tracer
+ * kmag left running is switched off before the rest is put back.
+ */
+static void restore_skips_unchanged_files_and_stops_the_tracer(void)
+{
+	const char *dir = fake_tracefs();
+	struct kmag_err err = { 0 };
+	struct rec_state s;
+	char path[1024];
+	char *t;
+
+	/* no newlines: a plain file reads back exactly what restore writes */
+	put(dir, "current_tracer", "nop");
+	put(dir, "tracing_thresh", "0");
+	put(dir, "options/function-fork", "0");
+	CHECK_EQ(kmag__rs_init(&s, dir), 0);
+	CHECK_EQ(kmag__rs_save(&s, "current_tracer", RS_VALUE, &err), 0);
+	CHECK_EQ(kmag__rs_save(&s, "tracing_thresh", RS_VALUE, &err), 0);
+	CHECK_EQ(kmag__rs_save(&s, "options/function-fork", RS_VALUE, &err), 0);
+	/* kmag runs function_graph and sets function-fork; tracing_thresh stays 0 */
+	put(dir, "current_tracer", "function_graph\n");
+	put(dir, "options/function-fork", "1\n");
+	snprintf(path, sizeof(path), "%s/tracing_thresh", dir);
+	CHECK(utime(path, &(struct utimbuf){ .actime = 1000, .modtime = 1000 }) == 0);
+
+	CHECK_EQ(kmag__rs_restore(&s, &err), 0);
+	CHECK_EQ(mtime_of(dir, "tracing_thresh"), 1000);	/* not written */
+	t = get(dir, "current_tracer");
+	CHECK_STREQ(t, "nop");
+	free(t);
+	t = get(dir, "options/function-fork");
+	CHECK_STREQ(t, "0");
+	free(t);
+	kmag__rs_release(&s);
+}
+
 static void state_file_round_trip(void)
 {
 	const char *dir = fake_tracefs();
@@ -218,6 +267,8 @@ const struct test_case record_tests[] = {
 	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
 	{ "state_writes_back_what_was_found", state_writes_back_what_was_found },
+	{ "restore_skips_unchanged_files_and_stops_the_tracer",
+	  restore_skips_unchanged_files_and_stops_the_tracer },
 	{ "state_file_round_trip", state_file_round_trip },
 	TEST_LIST_END,
 };
