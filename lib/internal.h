@@ -31,12 +31,6 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
 /* mkdir -p for kmag's state directories: parents 0755, the last one 0700. 0 or -1 (errno). */
 int kmag__mkdir_p(const char *path);
 
-/* Overflow-checked size arithmetic; return false on overflow. */
-static inline int kmag__mul_ok(size_t a, size_t b, size_t *out)
-{
-	return !__builtin_mul_overflow(a, b, out);
-}
-
 /* Simple glob match ('*', '?', '[...]'), as fnmatch(3) without flags. */
 int kmag__glob_match(const char *pattern, const char *str);
 
