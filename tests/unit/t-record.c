@@ -6,9 +6,9 @@
  * behaviour is tested in tests/e2e/t0300-record-host.sh and tests/vm/record.
  */
 #include <stdio.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <utime.h>
 
 #include "record-internal.h"
 #include "test.h"
@@ -142,14 +142,27 @@ static void state_writes_back_what_was_found(void)
 	kmag__rs_release(&s);
 }
 
-static time_t mtime_of(const char *dir, const char *rel)
+/*
+ * The files written in the directory inotify @fd watches, in order, as "name,name,": read
+ * from inotify (IN_CLOSE_WRITE), which reports writes in the order they ended.
+ */
+static void written_files(int fd, char *out, size_t len)
 {
-	char path[1024];
-	struct stat st;
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	CHECK(stat(path, &st) == 0);
-	return st.st_mtime;
+	out[0] = '\0';
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+
+			if (ev->len && strlen(out) + strlen(ev->name) + 2 <= len) {
+				strcat(out, ev->name);
+				strcat(out, ",");
+			}
+			p += sizeof(*ev) + ev->len;
+		}
+	}
 }
 
 /*
@@ -162,29 +175,37 @@ static void restore_skips_unchanged_files_and_stops_the_tracer(void)
 	const char *dir = fake_tracefs();
 	struct kmag_err err = { 0 };
 	struct rec_state s;
-	char path[1024];
+	char order[256];
 	char *t;
+	int fd;
 
 	/* no newlines: a plain file reads back exactly what restore writes */
 	put(dir, "current_tracer", "nop");
 	put(dir, "tracing_thresh", "0");
-	put(dir, "options/function-fork", "0");
+	put(dir, "max_graph_depth", "0");
 	CHECK_EQ(kmag__rs_init(&s, dir), 0);
 	CHECK_EQ(kmag__rs_save(&s, "current_tracer", RS_VALUE, &err), 0);
 	CHECK_EQ(kmag__rs_save(&s, "tracing_thresh", RS_VALUE, &err), 0);
-	CHECK_EQ(kmag__rs_save(&s, "options/function-fork", RS_VALUE, &err), 0);
-	/* kmag runs function_graph and sets function-fork; tracing_thresh stays 0 */
+	CHECK_EQ(kmag__rs_save(&s, "max_graph_depth", RS_VALUE, &err), 0);
+	/* kmag runs function_graph with a depth limit; tracing_thresh stays 0 */
 	put(dir, "current_tracer", "function_graph\n");
-	put(dir, "options/function-fork", "1\n");
-	snprintf(path, sizeof(path), "%s/tracing_thresh", dir);
-	CHECK(utime(path, &(struct utimbuf){ .actime = 1000, .modtime = 1000 }) == 0);
+	put(dir, "max_graph_depth", "5\n");
 
+	fd = inotify_init1(IN_NONBLOCK);
+	CHECK(fd >= 0);
+	CHECK(inotify_add_watch(fd, dir, IN_CLOSE_WRITE) >= 0);
 	CHECK_EQ(kmag__rs_restore(&s, &err), 0);
-	CHECK_EQ(mtime_of(dir, "tracing_thresh"), 1000);	/* not written */
+	written_files(fd, order, sizeof(order));
+	close(fd);
+	/*
+	 * The tracer first (restore otherwise goes in reverse saving order:
+	 * max_graph_depth before current_tracer); tracing_thresh never.
+	 */
+	CHECK_STREQ(order, "current_tracer,max_graph_depth,");
 	t = get(dir, "current_tracer");
 	CHECK_STREQ(t, "nop");
 	free(t);
-	t = get(dir, "options/function-fork");
+	t = get(dir, "max_graph_depth");
 	CHECK_STREQ(t, "0");
 	free(t);
 	kmag__rs_release(&s);
