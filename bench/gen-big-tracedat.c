@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "kmag/trace.h"
-#include "tracedat.h"
+#include "trace/tracedat.h"
 
 static int nop(const struct kmag_event *ev, void *ctx)
 {

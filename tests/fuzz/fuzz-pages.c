@@ -12,7 +12,7 @@
 
 #include "fuzz-common.h"
 #include "kmag/kmag.h"
-#include "tracedat.h"
+#include "trace/tracedat.h"
 
 #ifndef FUZZ_TEMPLATE
 #define FUZZ_TEMPLATE "template-v6.dat"

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record-internal.h"
+#include "record/record-internal.h"
 #include "test.h"
 
 static const char *mask_list(const char *spec)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Kernel-tree-relative paths from DWARF paths, for the build layouts seen in the wild. */
-#include "srcpath.h"
+#include "symbols/srcpath.h"
 #include "test.h"
 
 static const char *rel(const struct srcroots *r, const char *raw, const char *comp_dir)

@@ -8,8 +8,8 @@
 
 #include "kmag/trace.h"
 #include "test.h"
-#include "tracedat-format.h"
-#include "tracedat-write.h"
+#include "trace/tracedat-format.h"
+#include "trace/tracedat-write.h"
 
 #define PAGE 4096
 

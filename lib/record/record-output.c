@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "record-internal.h"
-#include "tracedat-format.h"
+#include "trace/tracedat-format.h"
 #include "util/u64map.h"
 
 #define RESERVE_BYTES (16ull << 20)

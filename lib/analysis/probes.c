@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "kmag/probes.h"
 #include "kmag/trace.h"
-#include "trace-internal.h"
+#include "trace/trace-internal.h"
 #include "util/u64map.h"
 
 #define MAX_DISTINCT (1u << 16)	/* distinct values tracked per argument */

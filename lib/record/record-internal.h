@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record-internal.h - the recorder object shared by lib/record-*.c. Internal.
+ * record-internal.h - the recorder object shared by lib/record/record-*.c. Internal.
  *
  *   record.c          kmag_recorder_new(): validation, stale-run repair, free
  *   record-setup.c    tracefs configuration (private instance or saved top level)
@@ -20,7 +20,7 @@
 #include "kmag/record.h"
 #include "kmag/symmap.h"
 #include "record-state.h"
-#include "tracedat-write.h"
+#include "trace/tracedat-write.h"
 
 #define REC_MAX_CPUS 4096
 #define REC_MASK_WORDS (REC_MAX_CPUS / 64)
