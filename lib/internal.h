@@ -28,9 +28,6 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
 #define pr_info(fmt, ...) kmag__log(KMAG_LOG_INFO, PR_DOMAIN, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) kmag__log(KMAG_LOG_DEBUG, PR_DOMAIN, fmt, ##__VA_ARGS__)
 
-/* mkdir -p for kmag's state directories: parents 0755, the last one 0700. 0 or -1 (errno). */
-int kmag__mkdir_p(const char *path);
-
 /* Simple glob match ('*', '?', '[...]'), as fnmatch(3) without flags. */
 int kmag__glob_match(const char *pattern, const char *str);
 

@@ -276,7 +276,7 @@ static int open_cpu(struct kmag_recorder *r, struct rec_cpu *c, int pipe_bytes,
 	if (asprintf(&path, "%s.kmag-%d-cpu%d", r->o.output, (int)getpid(), c->cpu) < 0)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	c->path = path;
-	c->out_fd = kmag__rec_create_file(path, 0600);
+	c->out_fd = kmag__create_file(path, 0600);
 	if (c->out_fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
 	if (pipe2(p, O_CLOEXEC))

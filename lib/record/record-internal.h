@@ -3,6 +3,7 @@
  * record-internal.h - the recorder object shared by lib/record/record-*.c. Internal.
  *
  *   record.c          kmag_recorder_new(): validation, stale-run repair, free
+ *   record-common.c   notes to the user, telling a killed run from a live one
  *   record-setup.c    tracefs configuration (private instance or saved top level)
  *   record-stale.c    lock files; repairing what a killed run left
  *   record-capture.c  per-CPU reader threads, the traced command, stop, stats
@@ -20,6 +21,8 @@
 #include "kmag/record.h"
 #include "kmag/symmap.h"
 #include "record-state.h"
+#include "util/files.h"
+#include "util/tracefs-io.h"
 #include "trace/tracedat-write.h"
 
 #define REC_MAX_CPUS 4096
@@ -148,22 +151,13 @@ struct kmag_recorder {
 	bool started, stopped, written;
 };
 
+/* record-common.c: helpers every part of the recorder uses */
 /* Passes a note to the user (opts.note or the log). */
 void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* True when the kmag run @pid is gone (its lock released, or no such process). */
+bool kmag__rec_owner_gone(const char *state_dir, int pid);
 
-/* One-line EPERM explanation (lockdown, container) for @what; returns -EPERM. */
-int kmag__rec_perm_error(struct kmag_err *err, const char *what);
-/* True when @word is one of the blank-separated names in @list ("[local] global"). */
-bool kmag__rec_word_in(const char *list, const char *word);
-
-/*
- * Names in directory @path matching @glob: subdirectories, or with
- * @need_format the subdirectories holding a "format" file (events).
- * NULL-terminated, *@n entries; free with kmag__rec_free_list().
- */
-char **kmag__rec_list_dir(const char *path, const char *glob, bool need_format, size_t *n);
-void kmag__rec_free_list(char **v, size_t n);
 
 /*
  * --cpumask: a hex mask as tracing_cpumask takes it ("3", "0x3",
@@ -190,22 +184,9 @@ static inline bool rec_cpu_wanted(const struct kmag_recorder *r, int cpu)
 int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err);
 /* Names (@on) or forgets the output in the state directory, for repairs after a kill. */
 int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *err);
-/* Takes <dir>/<name> exclusively (waiting or not). Returns 0 with *@fd_out set, or -errno. */
-/*
- * Creates a fresh private file at @path (mode @mode): whatever is there is
- * removed first and the new file is opened with O_EXCL | O_NOFOLLOW, so a
- * link planted at a predictable name (kmag runs as root, often in /tmp)
- * cannot redirect the write. Returns the fd, or -1 with errno set.
- */
-int kmag__rec_create_file(const char *path, mode_t mode);
-int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out);
-/* Removes and releases a lock taken with kmag__rec_lock_file(); *@fd becomes -1. */
-void kmag__rec_unlock_file(const char *dir, const char *name, int *fd);
 /* Turns tracing off in instance @name and removes it. Returns 0 or -errno. */
 int kmag__rec_remove_instance(const char *name);
 
-/* True when the kmag run @pid is gone (its lock released, or no such process). */
-bool kmag__rec_owner_gone(const char *state_dir, int pid);
 
 /* record-probes.c */
 /* Parses and checks the probes (kernel support, uprobe symbols); adds them to r->events. */

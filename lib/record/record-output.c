@@ -94,10 +94,10 @@ static int read_formats(struct kmag_recorder *r, struct meta_files *f, struct km
 	int ret = 0;
 
 	snprintf(dir, sizeof(dir), "%s/events/ftrace", base);
-	names = kmag__rec_list_dir(dir, "*", true, &n);
+	names = kmag__list_dir(dir, "*", true, &n);
 	f->ftrace = calloc(n + 1, sizeof(*f->ftrace));
 	if (!f->ftrace) {
-		kmag__rec_free_list(names, n);
+		kmag__free_list(names, n);
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -107,7 +107,7 @@ static int read_formats(struct kmag_recorder *r, struct meta_files *f, struct km
 		if (!(ret = read_needed(r, base, rel, &text, err)))
 			f->ftrace[f->m.nr_ftrace_formats++] = (struct tdw_blob){ text, strlen(text) };
 	}
-	kmag__rec_free_list(names, n);
+	kmag__free_list(names, n);
 	if (ret)
 		return ret;
 
@@ -177,7 +177,7 @@ static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 		r->reserve_path = NULL;
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	}
-	fd = kmag__rec_create_file(r->reserve_path, 0600);
+	fd = kmag__create_file(r->reserve_path, 0600);
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", r->reserve_path,
 				    strerror(errno));
@@ -228,7 +228,7 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 		ret = kmag_err_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	r->out_fd = kmag__rec_create_file(r->tmp_out, 0644);
+	r->out_fd = kmag__create_file(r->tmp_out, 0644);
 	if (r->out_fd < 0) {
 		ret = kmag_err_set(err, errno, "cannot create %s: %s", r->tmp_out, strerror(errno));
 		goto out;

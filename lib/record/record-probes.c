@@ -359,7 +359,7 @@ int kmag__rec_probes_create(struct kmag_recorder *r, struct kmag_err *err)
 
 				free(before);
 				snprintf(what, sizeof(what), "dynamic probes here (%s)", type_opt[p->type]);
-				return kmag__rec_perm_error(err, what);
+				return kmag__tracefs_perm_error(err, what);
 			}
 			ret = kernel_rejects(p, before, e, err);
 			free(before);

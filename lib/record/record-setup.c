@@ -52,7 +52,7 @@ static int set(struct kmag_recorder *r, const char *rel, const char *value, stru
 		char what[160];
 
 		snprintf(what, sizeof(what), "changing tracefs here (writing %s)", rel);
-		return kmag__rec_perm_error(err, what);
+		return kmag__tracefs_perm_error(err, what);
 	}
 	if (ret)
 		kmag_err_set(err, e.code, "%s", e.msg);
@@ -105,7 +105,7 @@ static const char *instance_lacks(struct kmag_recorder *r)
 
 	if (r->tracer != KMAG_REC_TRACER_NONE) {
 		avail = kmag__rec_read(r, "available_tracers");
-		ok = avail && kmag__rec_word_in(avail, r->tracer_name);
+		ok = avail && kmag__word_in(avail, r->tracer_name);
 		free(avail);
 		if (!ok)
 			return r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH ?
@@ -137,7 +137,7 @@ static int try_instance(struct kmag_recorder *r, struct kmag_err *err)
 
 	snprintf(r->inst_name, sizeof(r->inst_name), "kmag-%d", (int)getpid());
 	snprintf(lock, sizeof(lock), "inst-%d.lock", (int)getpid());
-	ret = kmag__rec_lock_file(r->state_dir, lock, true, &r->inst_lock_fd);
+	ret = kmag__lock_file(r->state_dir, lock, true, &r->inst_lock_fd);
 	if (ret)
 		return kmag_err_set(err, -ret, "cannot create a lock file in %s: %s", r->state_dir,
 				    strerror(-ret));
@@ -147,7 +147,7 @@ static int try_instance(struct kmag_recorder *r, struct kmag_err *err)
 			       r->inst_name, r->inst ? "it exists already" : strerror(errno));
 		tracefs_instance_free(r->inst);
 		r->inst = NULL;
-		kmag__rec_unlock_file(r->state_dir, lock, &r->inst_lock_fd);
+		kmag__unlock_file(r->state_dir, lock, &r->inst_lock_fd);
 		return 1;
 	}
 	r->inst_created = true;
@@ -169,7 +169,7 @@ static int try_instance(struct kmag_recorder *r, struct kmag_err *err)
 	free(r->inst_dir);
 	r->inst_dir = NULL;
 	r->inst_created = false;
-	kmag__rec_unlock_file(r->state_dir, lock, &r->inst_lock_fd);
+	kmag__unlock_file(r->state_dir, lock, &r->inst_lock_fd);
 	if (ret)
 		return kmag_err_set(err, -ret, "cannot remove the tracefs instance %s: %s",
 				    r->inst_name, strerror(-ret));
@@ -204,7 +204,7 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 	size_t i;
 	int ret, c;
 
-	ret = kmag__rec_lock_file(r->state_dir, "top.lock", false, &r->top_lock_fd);
+	ret = kmag__lock_file(r->state_dir, "top.lock", false, &r->top_lock_fd);
 	if (ret == -EWOULDBLOCK)
 		return kmag_err_set(err, EBUSY,
 				    "another kmag record is using the top-level tracing instance; wait for it to finish");
@@ -227,7 +227,7 @@ static int save_top(struct kmag_recorder *r, struct kmag_err *err)
 
 			snprintf(what, sizeof(what), "function tracing here (reading %s)",
 				 top_function[i]);
-			return kmag__rec_perm_error(err, what);
+			return kmag__tracefs_perm_error(err, what);
 		}
 		if (ret && ret != -ENOENT)
 			return kmag_err_set(err, e.code, "%s", e.msg);
@@ -526,7 +526,7 @@ static int set_tracer(struct kmag_recorder *r, struct kmag_err *err)
 
 		snprintf(what, sizeof(what), "the %s tracer here (writing current_tracer)",
 			 r->tracer_name);
-		return kmag__rec_perm_error(err, what);
+		return kmag__tracefs_perm_error(err, what);
 	}
 	if (ret == -EINVAL || ret == -ENODEV)
 		return kmag_err_set(err, ENODEV, "the kernel does not accept the %s tracer (%s)",
@@ -618,8 +618,8 @@ int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err)
 	if (!r->configured) {
 		/* nothing was changed; only the locks taken on the way are let go */
 		snprintf(lock, sizeof(lock), "inst-%d.lock", (int)getpid());
-		kmag__rec_unlock_file(r->state_dir, lock, &r->inst_lock_fd);
-		kmag__rec_unlock_file(r->state_dir, "top.lock", &r->top_lock_fd);
+		kmag__unlock_file(r->state_dir, lock, &r->inst_lock_fd);
+		kmag__unlock_file(r->state_dir, "top.lock", &r->top_lock_fd);
 		return 0;
 	}
 	if (r->inst_created) {
@@ -635,7 +635,7 @@ int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err)
 		r->inst = NULL;
 	}
 	snprintf(lock, sizeof(lock), "inst-%d.lock", (int)getpid());
-	kmag__rec_unlock_file(r->state_dir, lock, &r->inst_lock_fd);
+	kmag__unlock_file(r->state_dir, lock, &r->inst_lock_fd);
 	if (r->top_saved) {
 		e = kmag__rs_restore(&r->state, err);
 		if (e)
@@ -644,7 +644,7 @@ int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err)
 			r->top_saved = false;
 		/* on failure the state file stays, and the next run retries */
 		if (!e)
-			kmag__rec_unlock_file(r->state_dir, "top.lock", &r->top_lock_fd);
+			kmag__unlock_file(r->state_dir, "top.lock", &r->top_lock_fd);
 		else if (r->top_lock_fd >= 0) {
 			close(r->top_lock_fd);
 			r->top_lock_fd = -1;

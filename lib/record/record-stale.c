@@ -12,67 +12,11 @@
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <tracefs.h>
 #include <unistd.h>
 
 #include "record-internal.h"
-
-int kmag__rec_create_file(const char *path, mode_t mode)
-{
-	if (unlink(path) && errno != ENOENT)
-		return -1;
-	return open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-}
-
-int kmag__rec_lock_file(const char *dir, const char *name, bool wait, int *fd_out)
-{
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB))) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	*fd_out = fd;
-	return 0;
-}
-
-void kmag__rec_unlock_file(const char *dir, const char *name, int *fd)
-{
-	char path[4096];
-
-	if (*fd < 0)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	unlink(path);
-	close(*fd);
-	*fd = -1;
-}
-
-/* Is the kmag run @pid gone? Its lock file says so; without one, ask the kernel. */
-bool kmag__rec_owner_gone(const char *state_dir, int pid)
-{
-	char name[64], path[4096];
-	int fd = -1;
-
-	snprintf(name, sizeof(name), "inst-%d.lock", pid);
-	snprintf(path, sizeof(path), "%s/%s", state_dir, name);
-	if (!access(path, F_OK)) {
-		if (kmag__rec_lock_file(state_dir, name, false, &fd))
-			return false;	/* a live run holds it */
-		kmag__rec_unlock_file(state_dir, name, &fd);
-		return true;
-	}
-	return kill(pid, 0) && errno == ESRCH;
-}
 
 int kmag__rec_remove_instance(const char *name)
 {
@@ -164,27 +108,6 @@ int kmag__rec_track_output(struct kmag_recorder *r, bool on, struct kmag_err *er
 	return ret;
 }
 
-int kmag__mkdir_p(const char *path)
-{
-	char *p = strdup(path), *s;
-	int ret = 0;
-
-	if (!p)
-		return -1;
-	for (s = p + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			ret = -1;
-		*s = '/';
-		if (ret)
-			break;
-	}
-	if (!ret && mkdir(p, 0700) && errno != EEXIST)
-		ret = -1;
-	free(p);
-	return ret;
-}
-
 int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 {
 	char **names, path[4096];
@@ -216,13 +139,13 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 	tracefs_list_free(names);
 
 	snprintf(path, sizeof(path), "%s/top.state", r->state_dir);
-	if (!access(path, F_OK) && !kmag__rec_lock_file(r->state_dir, "top.lock", false, &fd)) {
+	if (!access(path, F_OK) && !kmag__lock_file(r->state_dir, "top.lock", false, &fd)) {
 		struct rec_state s;
 		struct kmag_err e = { 0 };
 
 		if (kmag__rs_load(&s, path, &e) || kmag__rs_restore(&s, &e)) {
 			kmag__rs_release(&s);
-			kmag__rec_unlock_file(r->state_dir, "top.lock", &fd);
+			kmag__unlock_file(r->state_dir, "top.lock", &fd);
 			return kmag_err_set(err, EIO,
 					    "cannot restore the tracefs settings a killed kmag run saved in %s: %s",
 					    path, e.msg);
@@ -230,7 +153,7 @@ int kmag__rec_cleanup_stale(struct kmag_recorder *r, struct kmag_err *err)
 		kmag__rec_note(r, "restored the top-level tracefs settings (%zu files) left changed by a kmag run that was killed",
 			       s.n);
 		kmag__rs_release(&s);
-		kmag__rec_unlock_file(r->state_dir, "top.lock", &fd);
+		kmag__unlock_file(r->state_dir, "top.lock", &fd);
 	}
 	kmag__rec_probes_cleanup_stale(r);
 	cleanup_outputs(r);

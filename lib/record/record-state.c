@@ -21,113 +21,6 @@
 #define STATE_MAGIC "kmag-tracefs-state 1\n"
 #define MAX_FILE_TEXT (64u << 20)
 
-static char *path_of(const char *dir, const char *rel)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", dir, rel) < 0)
-		return NULL;
-	return p;
-}
-
-char *kmag__tracefs_read(const char *dir, const char *rel)
-{
-	char *path = path_of(dir, rel), *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fd, saved;
-
-	if (!path)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	saved = errno;
-	free(path);
-	if (fd < 0) {
-		errno = saved;
-		return NULL;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (kmag__grow(&buf, &cap, len + 4097, 1)) {
-			saved = ENOMEM;
-			goto fail;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > MAX_FILE_TEXT) {
-			saved = EFBIG;
-			goto fail;
-		}
-	}
-	close(fd);
-	if (!buf && !(buf = malloc(1))) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-fail:
-	close(fd);
-	free(buf);
-	errno = saved;
-	return NULL;
-}
-
-static int open_write(const char *dir, const char *rel, struct kmag_err *err)
-{
-	char *path = path_of(dir, rel);
-	int fd, e;
-
-	if (!path)
-		return kmag_err_set(err, ENOMEM, "out of memory");
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	e = errno;
-	free(path);
-	if (fd < 0)
-		return kmag_err_set(err, e, "cannot open %s/%s for writing: %s", dir, rel,
-				    strerror(e));
-	return fd;
-}
-
-static int write_str(int fd, const char *dir, const char *rel, const char *v, size_t n,
-		     struct kmag_err *err)
-{
-	ssize_t w;
-
-	do {
-		w = write(fd, v, n);
-	} while (w < 0 && errno == EINTR);
-	if (w < 0)
-		return kmag_err_set(err, errno, "cannot write \"%.*s\" to %s/%s: %s",
-				    (int)(n > 80 ? 80 : n), v, dir, rel, strerror(errno));
-	if ((size_t)w != n)
-		return kmag_err_set(err, EIO, "short write of \"%.*s\" to %s/%s",
-				    (int)(n > 80 ? 80 : n), v, dir, rel);
-	return 0;
-}
-
-int kmag__tracefs_write(const char *dir, const char *rel, const char *value, struct kmag_err *err)
-{
-	int fd = open_write(dir, rel, err), ret;
-
-	if (fd < 0)
-		return fd;
-	ret = write_str(fd, dir, rel, value, strlen(value), err);
-	/* a filter file applies its content on close: that can fail too */
-	if (close(fd) && !ret)
-		ret = kmag_err_set(err, errno, "cannot write \"%s\" to %s/%s: %s", value, dir, rel,
-				   strerror(errno));
-	return ret;
-}
-
 int kmag__rs_init(struct rec_state *s, const char *dir)
 {
 	memset(s, 0, sizeof(*s));
@@ -283,7 +176,7 @@ static char *list_entry(const char *line, size_t len)
 static int restore_list(const struct rec_state *s, const struct rs_entry *e, struct kmag_err *err)
 {
 	const char *p = e->saved;
-	int fd = open_write(s->dir, e->rel, err), ret = 0;
+	int fd = kmag__tracefs_open_write(s->dir, e->rel, err), ret = 0;
 
 	if (fd < 0)
 		return fd;
@@ -301,7 +194,7 @@ static int restore_list(const struct rec_state *s, const struct rs_entry *e, str
 			int r;
 
 			entry[n] = '\n';
-			r = write_str(fd, s->dir, e->rel, entry, n + 1, err);
+			r = kmag__tracefs_write_str(fd, s->dir, e->rel, entry, n + 1, err);
 
 			if (r && !ret)
 				ret = r;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "kmag/kmag.h"
+#include "util/tracefs-io.h"
 
 /* How a file's saved text is written back. */
 enum rs_kind {
@@ -62,10 +63,5 @@ int kmag__rs_load(struct rec_state *s, const char *path, struct kmag_err *err);
  * success. Safe to call repeatedly.
  */
 int kmag__rs_restore(struct rec_state *s, struct kmag_err *err);
-
-/* Writes @value to tracefs file @rel (truncating). Returns 0 or -errno with @err set. */
-int kmag__tracefs_write(const char *dir, const char *rel, const char *value, struct kmag_err *err);
-/* Reads tracefs file @rel into a new string (free it). NULL with errno set on failure. */
-char *kmag__tracefs_read(const char *dir, const char *rel);
 
 #endif /* KMAG_RECORD_STATE_H */

@@ -5,10 +5,7 @@
  * See include/kmag/record.h; the parts live in record-*.c.
  */
 #define PR_DOMAIN "record"
-#include <dirent.h>
-#include <fnmatch.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -36,39 +33,6 @@ const char *kmag_rec_tracer_name(enum kmag_rec_tracer t)
 		return "function_graph";
 	}
 	return "?";
-}
-
-void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (r->o.note)
-		r->o.note(r->o.note_ctx, buf);
-	else
-		pr_info("%s", buf);
-}
-
-/* Names the usual reason for EPERM from tracefs, for the one-line error. */
-int kmag__rec_perm_error(struct kmag_err *err, const char *what)
-{
-	char *lock = kmag__tracefs_read("/sys/kernel/security", "lockdown");
-	const char *mode = lock ? strchr(lock, '[') : NULL;
-	int ret;
-
-	if (mode && strncmp(mode, "[none]", 6))
-		ret = kmag_err_set(err, EPERM,
-				   "the kernel does not permit %s: Operation not permitted (kernel lockdown is in %.*s mode); tracepoint events (-e SYSTEM:EVENT) may still work",
-				   what, (int)strcspn(mode + 1, "]"), mode + 1);
-	else
-		ret = kmag_err_set(err, EPERM,
-				   "the kernel does not permit %s: Operation not permitted (kernel lockdown, or a container without CAP_SYS_ADMIN); tracepoint events (-e SYSTEM:EVENT) may still work",
-				   what);
-	free(lock);
-	return ret;
 }
 
 /* Is a tracefs mounted? (tracefs_tracing_dir_is_mounted() in 1.6.4 leaks its answer) */
@@ -108,22 +72,6 @@ static int find_tracefs(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
-bool kmag__rec_word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	while ((p = strstr(p, word))) {
-		bool start = p == list || p[-1] == ' ' || p[-1] == '[' || p[-1] == '\n';
-		char end = p[n];
-
-		if (start && (end == '\0' || end == ' ' || end == ']' || end == '\n'))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
 static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 {
 	const struct kmag_record_opts *o = &r->o;
@@ -139,20 +87,20 @@ static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
 	if (r->tracer == KMAG_REC_TRACER_AUTO) {
 		if ((o->nr_events || o->nr_probes) && !wants_funcs)
 			r->tracer = KMAG_REC_TRACER_NONE;
-		else if (kmag__rec_word_in(avail, "function_graph"))
+		else if (kmag__word_in(avail, "function_graph"))
 			r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
-		else if (kmag__rec_word_in(avail, "function")) {
+		else if (kmag__word_in(avail, "function")) {
 			r->tracer = KMAG_REC_TRACER_FUNCTION;
 			r->res.tracer_note = "this kernel has no function_graph tracer: CONFIG_FUNCTION_GRAPH_TRACER is not set";
 		}
 	}
 	r->tracer_name = kmag_rec_tracer_name(r->tracer);
-	if (r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH && !kmag__rec_word_in(avail, "function_graph"))
+	if (r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH && !kmag__word_in(avail, "function_graph"))
 		ret = kmag_err_set(err, ENODEV,
 				   "this kernel has no function_graph tracer (build it with CONFIG_FUNCTION_GRAPH_TRACER=y); -p function or -e SYSTEM:EVENT work without it");
 	else if ((r->tracer == KMAG_REC_TRACER_FUNCTION ||
 		  (o->tracer == KMAG_REC_TRACER_AUTO && r->tracer == KMAG_REC_TRACER_AUTO)) &&
-		 !kmag__rec_word_in(avail, "function"))
+		 !kmag__word_in(avail, "function"))
 		ret = kmag_err_set(err, ENODEV,
 				   "this kernel has no function tracer (build it with CONFIG_FUNCTION_TRACER=y); tracepoint events (-e SYSTEM:EVENT) work without it");
 	else if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH &&
@@ -344,7 +292,7 @@ static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 	probe = kmag__tracefs_read(r->dir, "available_filter_functions");
 	if (!probe) {
 		if (errno == EPERM || errno == EACCES)
-			return kmag__rec_perm_error(err, "function tracing here (reading available_filter_functions)");
+			return kmag__tracefs_perm_error(err, "function tracing here (reading available_filter_functions)");
 		return kmag_err_set(err, errno, "cannot read %s/available_filter_functions: %s",
 				    r->dir, strerror(errno));
 	}
@@ -383,40 +331,6 @@ static int resolve_functions(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
-char **kmag__rec_list_dir(const char *path, const char *glob, bool need_format, size_t *n)
-{
-	char **v = NULL;
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d = opendir(path);
-
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		char sub[4096];
-		struct stat st;
-
-		if (de->d_name[0] == '.' || fnmatch(glob, de->d_name, 0))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s%s", path, de->d_name, need_format ? "/format" : "");
-		if (stat(sub, &st) || (need_format ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)))
-			continue;
-		if (kmag__grow(&v, &cap, *n + 2, sizeof(*v)) || !(v[*n] = strdup(de->d_name)))
-			break;
-		v[++*n] = NULL;
-	}
-	closedir(d);
-	return v;
-}
-
-void kmag__rec_free_list(char **v, size_t n)
-{
-	while (n)
-		free(v[--n]);
-	free(v);
-}
-
 static int add_event(struct kmag_recorder *r, const char *sys, const char *ev, const char *filter,
 		     size_t *cap)
 {
@@ -451,10 +365,10 @@ static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e
 	if (!sys_glob)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	snprintf(events_dir, sizeof(events_dir), "%s/events", r->dir);
-	systems = kmag__rec_list_dir(events_dir, *sys_glob ? sys_glob : "*", false, &nsys);
+	systems = kmag__list_dir(events_dir, *sys_glob ? sys_glob : "*", false, &nsys);
 	if (!sep && !nsys) {
 		/* a bare event name: look for it in every system, as trace-cmd does */
-		systems = kmag__rec_list_dir(events_dir, "*", false, &nsys);
+		systems = kmag__list_dir(events_dir, "*", false, &nsys);
 		ev_glob = e->spec;
 	}
 	for (s = 0; s < nsys && !ret; s++) {
@@ -464,13 +378,13 @@ static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e
 		if (!strcmp(systems[s], "ftrace"))
 			continue;	/* the tracer's own records, not tracepoints */
 		snprintf(sys_dir, sizeof(sys_dir), "%s/%s", events_dir, systems[s]);
-		evs = kmag__rec_list_dir(sys_dir, *ev_glob ? ev_glob : "*", true, &nev);
+		evs = kmag__list_dir(sys_dir, *ev_glob ? ev_glob : "*", true, &nev);
 		for (k = 0; k < nev && !ret; k++, found++)
 			if (add_event(r, systems[s], evs[k], e->filter, cap))
 				ret = kmag_err_set(err, ENOMEM, "out of memory");
-		kmag__rec_free_list(evs, nev);
+		kmag__free_list(evs, nev);
 	}
-	kmag__rec_free_list(systems, nsys);
+	kmag__free_list(systems, nsys);
 	free(sys_glob);
 	if (!ret && !found)
 		ret = kmag_err_set(err, ENOENT,
@@ -585,14 +499,14 @@ static int resolve_cpus(struct kmag_recorder *r, struct kmag_err *err)
 	int c;
 
 	snprintf(per_cpu, sizeof(per_cpu), "%s/per_cpu", r->dir);
-	dirs = kmag__rec_list_dir(per_cpu, "cpu*", false, &n);
+	dirs = kmag__list_dir(per_cpu, "cpu*", false, &n);
 	for (i = 0; i < n; i++) {
 		int id = atoi(dirs[i] + 3);
 
 		if (id >= r->nr_cpus)
 			r->nr_cpus = id + 1;
 	}
-	kmag__rec_free_list(dirs, n);
+	kmag__free_list(dirs, n);
 	if (r->nr_cpus <= 0 || r->nr_cpus > REC_MAX_CPUS)
 		return kmag_err_set(err, ENODEV, "cannot find the per-CPU buffers in %s", per_cpu);
 	text = kmag__tracefs_read("/sys/devices/system/cpu", "online");
@@ -735,7 +649,7 @@ static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 	r->version = r->o.file_version ? r->o.file_version : 7;
 	if (r->o.clock) {
 		clocks = kmag__tracefs_read(r->dir, "trace_clock");
-		if (clocks && !kmag__rec_word_in(clocks, r->o.clock))
+		if (clocks && !kmag__word_in(clocks, r->o.clock))
 			ret = kmag_err_set(err, EINVAL, "unknown trace clock \"%s\" (this kernel has: %s)",
 					   r->o.clock, strtok(clocks, "\n"));
 		free(clocks);
@@ -819,7 +733,7 @@ void kmag_recorder_free(struct kmag_recorder *r)
 	free(r->func_index);
 	free(r->func_index_names);
 	kmag_selection_release(&r->path_sel);
-	kmag__rec_free_list(r->graph_names, r->nr_graph_names);
+	kmag__free_list(r->graph_names, r->nr_graph_names);
 	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i].system);
 		free(r->events[i].name);

@@ -17,6 +17,7 @@
 #include "internal.h"
 #include "kmag/stack.h"
 #include "record-state.h"
+#include "util/files.h"
 
 #define SYSCTL_DIR "/proc/sys/kernel"
 #define SYSCTL "stack_tracer_enabled"
