@@ -34,7 +34,7 @@ int kmag__text_graph_body(struct kmag_trace *t, struct text_input *in, const str
 	if (p[0] == '/' && p[1] == '*')
 		return 0;	/* an event or marker printed as a comment */
 
-	kmag__text_ev_init(&ev, g->cpu, g->pid, g->ts);
+	text_ev_init(&ev, g->cpu, g->pid, g->ts);
 	ev.ctx = g->ctx;
 	ev.depth = depth;
 	if (*p == '}') {
@@ -146,7 +146,7 @@ int kmag__text_graph_line(struct kmag_trace *t, struct text_input *in, char *lin
 			p = q + 1;
 		}
 	}
-	cs = kmag__text_cpu_state(in, g.cpu);
+	cs = text_cpu_state(in, g.cpu);
 	if (!cs)
 		return -ENOMEM;
 	{

@@ -142,38 +142,6 @@ static long utf8_invalid(const unsigned char *s, size_t len)
 	return -1;
 }
 
-struct cpu_state *kmag__text_cpu_state(struct text_input *in, int cpu)
-{
-	size_t i;
-
-	if (cpu < 0)
-		return &in->nocpu;
-	if ((size_t)cpu >= in->nr_cpu_state) {
-		size_t cap = in->nr_cpu_state;
-
-		if (cpu >= 65536 || kmag__grow(&in->cpus, &cap, (size_t)cpu + 1, sizeof(*in->cpus)))
-			return NULL;
-		for (i = in->nr_cpu_state; i < cap; i++)
-			in->cpus[i] = (struct cpu_state){ .pid = -1, .last_comm_pid = -1 };
-		in->nr_cpu_state = cap;
-	}
-	return &in->cpus[cpu];
-}
-
-void kmag__text_ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->cpu = cpu;
-	ev->pid = pid;
-	ev->ts = ts;
-	ev->depth = -1;
-	ev->repeat = 1;
-	ev->func = KMAG_FUNC_NONE;
-	ev->parent = KMAG_FUNC_NONE;
-	ev->duration = KMAG_DURATION_NONE;
-	ev->calltime = KMAG_TS_NONE;
-}
-
 static int parse_fail(struct text_input *in, const char *what)
 {
 	return kmag_err_set(in->err, EINVAL, "line %llu: %s", (unsigned long long)in->lineno, what);
@@ -205,7 +173,7 @@ static int try_lost(struct kmag_trace *t, const char *p, bool *handled)
 		return 0;
 	}
 	*handled = true;
-	kmag__text_ev_init(&ev, (int)cpu, -1, KMAG_TS_NONE);
+	text_ev_init(&ev, (int)cpu, -1, KMAG_TS_NONE);
 	ev.type = KMAG_EV_LOST;
 	ev.lost = n;
 	return kmag__trace_deliver(t, &ev);
@@ -303,7 +271,7 @@ static const char *parse_head(char *line, struct ev_head *h)
 
 static int remember_comm(struct kmag_trace *t, struct text_input *in, const struct ev_head *h)
 {
-	struct cpu_state *cs = kmag__text_cpu_state(in, h->cpu);
+	struct cpu_state *cs = text_cpu_state(in, h->cpu);
 
 	if (!cs)
 		return -ENOMEM;
@@ -325,7 +293,7 @@ static int function_call(struct kmag_trace *t, const struct ev_head *h, const ch
 
 	if (!len)
 		return 0;
-	kmag__text_ev_init(&ev, h->cpu, h->pid, h->ts);
+	text_ev_init(&ev, h->cpu, h->pid, h->ts);
 	ev.ctx = h->ctx;
 	ev.type = KMAG_EV_FUNC;
 	ev.func = kmag_symtab_intern(t->st, rest, len);
@@ -369,7 +337,7 @@ static int other_event(struct kmag_trace *t, const struct ev_head *h, const char
 	id = kmag_symtab_intern(t->st, name, name_len);
 	if (id == KMAG_FUNC_NONE)
 		return -ENOMEM;
-	kmag__text_ev_init(&ev, h->cpu, h->pid, h->ts);
+	text_ev_init(&ev, h->cpu, h->pid, h->ts);
 	ev.ctx = h->ctx;
 	ev.type = KMAG_EV_OTHER;
 	ev.event_name = kmag_symtab_name(t->st, id);

@@ -27,10 +27,43 @@ struct text_input {
 	struct kmag_err *err;
 };
 
-/* Per-CPU state for @cpu (-1: the no-CPU-column state), grown on demand; NULL on ENOMEM. Owned by @in. */
-struct cpu_state *kmag__text_cpu_state(struct text_input *in, int cpu);
+/*
+ * Per-CPU state for @cpu (-1: the no-CPU-column state), grown on demand; NULL on ENOMEM. Owned by @in.
+ * Inline here rather than in input-text.c: both parsers use it, and input-text.c calls into
+ * input-text-graph.c, so a definition there would make the two files depend on each other.
+ */
+static inline struct cpu_state *text_cpu_state(struct text_input *in, int cpu)
+{
+	size_t i;
+
+	if (cpu < 0)
+		return &in->nocpu;
+	if ((size_t)cpu >= in->nr_cpu_state) {
+		size_t cap = in->nr_cpu_state;
+
+		if (cpu >= 65536 || kmag__grow(&in->cpus, &cap, (size_t)cpu + 1, sizeof(*in->cpus)))
+			return NULL;
+		for (i = in->nr_cpu_state; i < cap; i++)
+			in->cpus[i] = (struct cpu_state){ .pid = -1, .last_comm_pid = -1 };
+		in->nr_cpu_state = cap;
+	}
+	return &in->cpus[cpu];
+}
+
 /* Resets @ev to an event with no function, duration or depth. */
-void kmag__text_ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts);
+static inline void text_ev_init(struct kmag_event *ev, int cpu, int pid, uint64_t ts)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = cpu;
+	ev->pid = pid;
+	ev->ts = ts;
+	ev->depth = -1;
+	ev->repeat = 1;
+	ev->func = KMAG_FUNC_NONE;
+	ev->parent = KMAG_FUNC_NONE;
+	ev->duration = KMAG_DURATION_NONE;
+	ev->calltime = KMAG_TS_NONE;
+}
 /* Where a function_graph line was recorded: CPU, task, timestamp, context. */
 struct graph_ctx {
 	int cpu, pid;

@@ -159,56 +159,6 @@ bool kmag__tracedat_magic(const void *buf, size_t len)
 	return len >= 3 && !memcmp(buf, TRACEDAT_MAGIC, 3);
 }
 
-int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t off, const char *what,
-			 struct kmag_err *err)
-{
-	uint8_t *p = dst;
-
-	if (off > td->file_size || len > td->file_size - off)
-		return kmag_err_set(err, EINVAL,
-				    "truncated trace.dat: %s needs %zu bytes at offset %llu but the file has %llu",
-				    what, len, (unsigned long long)off,
-				    (unsigned long long)td->file_size);
-	while (len) {
-		ssize_t n = pread(td->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return kmag_err_set(err, errno, "cannot read trace.dat (%s): %s", what,
-					    strerror(errno));
-		}
-		if (n == 0)
-			return kmag_err_set(err, EINVAL, "truncated trace.dat: file ended inside %s",
-					    what);
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize, void *dst,
-			      size_t usize, const char *what, struct kmag_err *err)
-{
-	size_t got;
-
-	if (!td->zctx) {
-		td->zctx = ZSTD_createDCtx();
-		if (!td->zctx)
-			return kmag_err_set(err, ENOMEM, "out of memory (zstd context)");
-	}
-	got = ZSTD_decompressDCtx(td->zctx, dst, usize, src, csize);
-	if (ZSTD_isError(got))
-		return kmag_err_set(err, EINVAL, "corrupt trace.dat: %s fails to decompress (%s)",
-				    what, ZSTD_getErrorName(got));
-	if (got != usize)
-		return kmag_err_set(err, EINVAL,
-				    "corrupt trace.dat: %s decompressed to %zu bytes, header says %zu",
-				    what, got, usize);
-	return 0;
-}
-
 /*
  * Kernel format texts are plain ASCII. libtraceevent 1.7's tokenizer
  * dereferences NULL on other bytes (a byte >= 0x80 in a field declaration

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace-common.c - the reader state every input fills: per-CPU info slots,
+ * the pid -> comm table, and the recorder's per-CPU stats text.
+ */
+#define PR_DOMAIN "trace"
+#include <stdio.h>
+
+#include "trace-internal.h"
+
+struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu)
+{
+	size_t i;
+
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if ((size_t)cpu < (size_t)t->info.nr_cpus)
+		return &t->cpus[cpu];
+	if (kmag__grow(&t->cpus, &t->cap_cpus, (size_t)cpu + 1, sizeof(*t->cpus)))
+		return NULL;
+	for (i = (size_t)t->info.nr_cpus; i <= (size_t)cpu; i++) {
+		memset(&t->cpus[i], 0, sizeof(t->cpus[i]));
+		t->cpus[i].first_ts = KMAG_TS_NONE;
+		t->cpus[i].last_ts = KMAG_TS_NONE;
+	}
+	t->info.nr_cpus = cpu + 1;
+	t->info.cpus = t->cpus;
+	return &t->cpus[cpu];
+}
+
+int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len)
+{
+	uint64_t *slot;
+	bool inserted;
+	char *copy;
+
+	len = strnlen(comm, len);	/* a NUL inside ends the name, as strndup() does */
+	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
+	if (slot) {
+		char *old = t->comm_names[*slot];
+
+		if (strlen(old) == len && !memcmp(old, comm, len))
+			return 0;
+		copy = strndup(comm, len);
+		if (!copy)
+			return -ENOMEM;
+		free(old);
+		t->comm_names[*slot] = copy;
+		return 0;
+	}
+	if (kmag__grow(&t->comm_names, &t->cap_comms, t->nr_comms + 1, sizeof(char *)))
+		return -ENOMEM;
+	copy = strndup(comm, len);
+	if (!copy)
+		return -ENOMEM;
+	slot = u64map_upsert(&t->comms, (uint64_t)(uint32_t)pid, t->nr_comms, &inserted);
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	t->comm_names[t->nr_comms++] = copy;
+	return 0;
+}
+
+int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q = p;
+		long pid = 0;
+		int digits = 0;
+
+		while (q < le && *q >= '0' && *q <= '9' && digits < 10) {
+			pid = pid * 10 + (*q++ - '0');
+			digits++;
+		}
+		if (digits && q < le && *q == ' ' && le > q + 1) {
+			int ret = kmag__trace_set_comm(t, (int)pid, q + 1, (size_t)(le - q - 1));
+
+			if (ret)
+				return ret;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static uint64_t stat_value(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t klen = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == '\n') && p[klen] == ':')
+			return strtoull(p + klen + 1, NULL, 10);
+		p += klen;
+	}
+	return 0;
+}
+
+void kmag__parse_cpu_stats(struct kmag_cpu_info *ci, const char *text)
+{
+	ci->has_stats = true;
+	ci->stat_entries = stat_value(text, "entries");
+	ci->stat_overrun = stat_value(text, "overrun");
+	ci->stat_commit_overrun = stat_value(text, "commit overrun");
+	ci->stat_dropped = stat_value(text, "dropped events");
+}
