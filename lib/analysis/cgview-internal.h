@@ -60,8 +60,17 @@ static inline bool is_focus(const struct kmag_cgview *v, uint32_t i)
 
 /* qsort order of struct by_weight: heaviest first, then most calls, then index. */
 int kmag__cmp_by_weight(const void *a, const void *b);
-/* Appends @e to @g. Returns 0 or -ENOMEM. */
-int kmag__cgraph_add(struct cgraph *g, const struct cedge *e);
+/*
+ * Appends @e to @g. Returns 0 or -ENOMEM. Inline here, not in cgview.c, so
+ * cgview-links.c (which cgview.c calls) does not call back into cgview.c.
+ */
+static inline int cgraph_add(struct cgraph *g, const struct cedge *e)
+{
+	if (kmag__grow(&g->e, &g->cap, g->nr + 1, sizeof(*g->e)))
+		return -ENOMEM;
+	g->e[g->nr++] = *e;
+	return 0;
+}
 /* Adds the path-filter bridges to @g (before its CSR index is built). */
 int kmag__cgview_add_bridges(struct kmag_cgview *v, struct cgraph *g);
 /* Prunes to opts.max_nodes over the indexed @g; may append bridges to @g. */

@@ -158,7 +158,7 @@ int kmag__cgview_add_bridges(struct kmag_cgview *v, struct cgraph *g)
 		if (!b->keep)
 			continue;
 		if (kmag__grow(&v->via, &v->cap_via, v->nr_via + b->via, sizeof(*v->via)) ||
-		    kmag__cgraph_add(g, &ce))
+		    cgraph_add(g, &ce))
 			goto out;
 		memcpy(v->via + v->nr_via, bs.chains + b->via_first, b->via * sizeof(*v->via));
 		v->nr_via += b->via;
@@ -393,7 +393,7 @@ static int bridge_pruned(struct kmag_cgview *v, struct pruning *p, struct cgraph
 	for (k = 0; k < len; k++)
 		v->via[v->nr_via + k] = p->chain[p->backward ? k : len - 1 - k];
 	v->nr_via += len;
-	return kmag__cgraph_add(g, &ce);
+	return cgraph_add(g, &ce);
 }
 
 int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)

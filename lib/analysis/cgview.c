@@ -153,14 +153,6 @@ static void apply_filters(struct kmag_cgview *v)
 
 /* ---- the candidate graph ---- */
 
-int kmag__cgraph_add(struct cgraph *g, const struct cedge *e)
-{
-	if (kmag__grow(&g->e, &g->cap, g->nr + 1, sizeof(*g->e)))
-		return -ENOMEM;
-	g->e[g->nr++] = *e;
-	return 0;
-}
-
 static void cgraph_release(struct cgraph *g)
 {
 	free(g->e);
@@ -223,7 +215,7 @@ static int add_real_edges(struct kmag_cgview *v, struct cgraph *g)
 
 		if (v->hide[ce.from] || v->hide[ce.to])
 			continue;
-		if (kmag__cgraph_add(g, &ce))
+		if (cgraph_add(g, &ce))
 			return -ENOMEM;
 	}
 	return 0;
