@@ -15,6 +15,8 @@
 #include "kmag/symmap.h"
 #include "kmag/trace.h"
 
+struct kmag_outfile;
+
 /* Exit codes. */
 #define EXIT_OK 0
 #define EXIT_ERR 1
@@ -230,6 +232,39 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
  */
 int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
 void cli_stream_close(struct cli_stream *s);
+
+/*
+ * Outputs (cli/output.c). Standard output is wrapped at start so a write
+ * error keeps its cause; cli_stdout_finish() reports it once at exit.
+ */
+void cli_stdout_init(void);
+/* Flushes standard output; returns @ret, or EXIT_ERR after printing a write error. */
+int cli_stdout_finish(int ret);
+
+/* One output of a command: standard output or a file (kmag_outfile rules). */
+struct cli_out {
+	FILE *f;			/* where to write; NULL once closed */
+	const char *name;		/* path, or "standard output" */
+	struct kmag_outfile *file;	/* NULL for standard output */
+};
+
+/* Opens @path (NULL or "-": standard output). Returns 0, or prints and returns EXIT_ERR. */
+int cli_out_open(const char *path, struct cli_out *o);
+/* Checks @path could be opened (before work starts); 0, or prints and returns EXIT_ERR. */
+int cli_out_check(const char *path);
+/*
+ * Ends @o with the writer's result @ret: 0 puts the file in place; -errno
+ * (unprinted) reports "cannot write NAME: cause" once; a positive exit code
+ * (already printed) is returned. A failed file is removed, the path left as
+ * it was. Returns the exit code.
+ */
+int cli_out_close(struct cli_out *o, int ret);
+/*
+ * Reports a writer's -errno for output @name (NULL: standard output) once,
+ * with the cause (a failed standard output is left to cli_stdout_finish()).
+ * A positive @ret is returned as is. Returns the exit code.
+ */
+int cli_write_error(const char *name, int ret);
 
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);

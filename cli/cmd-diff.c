@@ -203,7 +203,7 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	const char *path_a = NULL, *path_b = NULL;
 	struct cli_graph ga, gb;
 	struct kmag_cgdiff *d;
-	FILE *out = stdout;
+	struct cli_out o;
 	int ret;
 
 	kmag_diff_opts_init(&a.opts);
@@ -258,22 +258,10 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 		r.visible_a_ctx = a.sm_a.loc;
 		r.path_filter = a.sm_b.filepath;
 	}
-	if (a.output) {
-		out = fopen(a.output, "w");
-		if (!out)
-			ret = cli_error("cannot create %s: %s", a.output, strerror(errno));
-	}
+	ret = cli_out_open(a.output, &o);
 	r.colour = a.colour == 1 || (a.colour == -1 && !a.output && cli->stdout_tty);
-	if (!ret) {
-		ret = render(&a, &r, out);
-		if (out != stdout && fclose(out) && !ret)
-			ret = -EIO;
-		if (ret == -ENOMEM)
-			ret = cli_error("out of memory");
-		else if (ret)
-			ret = cli_error("cannot write %s: %s", a.output ? a.output : "the diff",
-					strerror(-ret));
-	}
+	if (!ret)
+		ret = cli_out_close(&o, render(&a, &r, o.f));
 	if (!ret) {
 		cli_symmap_warn(&a.sm_b);
 		warn_lost("A", path_a, r.info_a);

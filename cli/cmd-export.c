@@ -162,6 +162,14 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 	return 0;
 }
 
+/* A failed Chrome export; standard output's write error is reported once, at exit. */
+static int chrome_error(const struct export_args *a, const struct kmag_err *err)
+{
+	if (!a->output && err->code == EIO)
+		return cli_write_error(NULL, -EIO);
+	return cli_lib_error(err, "cannot export the trace");
+}
+
 static int export_chrome(const struct export_args *a, struct cli_input *in)
 {
 	struct kmag_chrome_opts co = {
@@ -180,6 +188,12 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 	if (ret)
 		return ret;
 	co.source = s.path;
+	/* refused before any output exists */
+	if (kmag_trace_info(s.trace)->tracer == KMAG_TRACER_FUNCTION) {
+		cli_stream_close(&s);
+		return cli_error("%s was recorded with the function tracer, which records no call durations; the Chrome export needs function_graph data (trace-cmd record -p function_graph)",
+				 co.source);
+	}
 	c = kmag_chrome_new(s.trace, &co, &err);
 	if (!c) {
 		cli_stream_close(&s);
@@ -187,9 +201,10 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 	}
 	ret = cli_stream_read(&s, kmag_chrome_event_fn, c);
 	if (ret < 0)
-		ret = cli_lib_error(kmag_chrome_error(c), "cannot export the trace");
-	if (!ret && kmag_chrome_finish(c, &err))
-		ret = cli_lib_error(&err, "cannot finish the export");
+		ret = chrome_error(a, kmag_chrome_error(c));
+	/* on failure too: it removes the parts written so far, they are not an export */
+	if (kmag_chrome_finish(c, &err) && !ret)
+		ret = chrome_error(a, &err);
 	if (!ret) {
 		cs = kmag_chrome_stats(c);
 		if (!cs->calls)
@@ -207,15 +222,39 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 			cli_warn("%.0f MB in one file: chrome://tracing cannot load JSON past about 256 MB and the Perfetto UI may run out of memory; use -o FILE with --split-size, or narrow with --time/--pid",
 				 (double)cs->largest_part / 1e6);
 	}
-	if (ret && a->output) {
-		/* the parts written before the failure would look like a whole export */
-		kmag_chrome_finish(c, NULL);
-		for (i = 0; kmag_chrome_part_path(c, i); i++)
-			unlink(kmag_chrome_part_path(c, i));
-	}
 	kmag_chrome_free(c);
 	cli_stream_close(&s);
 	return ret;
+}
+
+/* The folded stacks of @g into *@out (free with kmag_flame_free()); 0 or the exit code, printed. */
+static int folded_prepare(const struct export_args *a, const struct cli_graph *g,
+			  struct kmag_flame **out)
+{
+	struct kmag_flame *fl = kmag_flame_new(false);
+	const struct kmag_cg_summary *sum = kmag_cg_summary(g->cg);
+	int ret;
+
+	*out = NULL;
+	if (!fl)
+		return cli_error("out of memory");
+	ret = kmag_flame_add_graph(fl, g->cg, kmag_trace_symtab(g->trace), NULL);
+	if (ret == -ENODATA)
+		ret = !sum->func_events ?
+			      cli_error("%s holds no function calls%s", g->path,
+					g->filters[0] ? " that pass the filters" : "") :
+			      cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; folded stacks need function_graph data",
+					g->path);
+	else if (ret || kmag_flame_finish(fl, a->weight))
+		ret = cli_error("out of memory");
+	else if (a->weight == KMAG_FLAME_TIME && !kmag_flame_total(fl, 0))
+		ret = cli_error("%s has no call durations; use --weight calls", g->path);
+	if (ret) {
+		kmag_flame_free(fl);
+		return ret;
+	}
+	*out = fl;
+	return 0;
 }
 
 static int export_graph(struct export_args *a, struct cli_input *in)
@@ -223,8 +262,10 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 	struct cli_symmap *sm = &a->sm;
 	const char *(*srcline)(void *, kmag_func_t) = NULL;
 	bool (*visible)(void *, kmag_func_t) = NULL;
+	struct kmag_flame *fl = NULL;
 	struct cli_graph g;
-	FILE *out = stdout;
+	struct cli_out o;
+	FILE *out;
 	int ret;
 
 	in->build_cct = a->fmt == FMT_FOLDED;
@@ -239,34 +280,16 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 		srcline = kmag_srcloc_report_cb;
 	if (sm->filter)
 		visible = kmag_srcloc_visible_cb;
-	if (a->output) {
-		out = fopen(a->output, "w");
-		if (!out) {
-			ret = cli_error("cannot create %s: %s", a->output, strerror(errno));
-			cli_graph_release(&g);
-			return ret;
-		}
-	}
-	if (a->fmt == FMT_FOLDED) {
-		struct kmag_flame *fl = kmag_flame_new(false);
-		const struct kmag_cg_summary *sum = kmag_cg_summary(g.cg);
-
-		if (!fl)
-			ret = cli_error("out of memory");
-		else if ((ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL)) ==
-			 -ENODATA)
-			ret = !sum->func_events ?
-				      cli_error("%s holds no function calls%s", g.path,
-						g.filters[0] ? " that pass the filters" : "") :
-				      cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; folded stacks need function_graph data",
-						g.path);
-		else if (ret || kmag_flame_finish(fl, a->weight))
-			ret = cli_error("out of memory");
-		else if (a->weight == KMAG_FLAME_TIME && !kmag_flame_total(fl, 0))
-			ret = cli_error("%s has no call durations; use --weight calls", g.path);
-		else
-			ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
+	/* everything that can refuse the trace runs before the output is opened */
+	if ((a->fmt == FMT_FOLDED && (ret = folded_prepare(a, &g, &fl))) ||
+	    (ret = cli_out_open(a->output, &o))) {
 		kmag_flame_free(fl);
+		cli_graph_release(&g);
+		return ret;
+	}
+	out = o.f;
+	if (a->fmt == FMT_FOLDED) {
+		ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
 	} else if (a->fmt == FMT_CSV && a->edges) {
 		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
 					 .input = g.path, .visible = visible,
@@ -293,11 +316,9 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 		ret = a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r);
 		ret = ret ? -EIO : 0;
 	}
-	if (out != stdout && fclose(out) && !ret)
-		ret = -EIO;
-	if (ret == -EIO)
-		ret = cli_error("cannot write %s: %s", a->output ? a->output : "the output", strerror(EIO));
-	else if (!ret) {
+	ret = cli_out_close(&o, ret);
+	kmag_flame_free(fl);
+	if (!ret) {
 		cli_symmap_warn(sm);
 		cli_warn_lost(kmag_trace_info(g.trace));
 	}

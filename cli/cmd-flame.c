@@ -154,34 +154,32 @@ static int write_outputs(const struct flame_args *a, struct kmag_flame *fl, cons
 		.title = a->title, .width = (unsigned)a->width, .icicle = a->icicle,
 		.min_width = a->min_width, .subtitle = subtitle,
 	};
-	FILE *out;
-	int ret;
+	struct cli_out fo = { 0 }, sv = { 0 };
+	int ret = 0, wf = 0, ws = 0;
 
 	snprintf(subtitle, sizeof(subtitle), "%s, weighted by %s%s%s%s%s", path,
 		 a->weight == KMAG_FLAME_CALLS ? "calls" : "time", a->reverse ? ", reversed" : "",
 		 filters[0] ? " (" : "", filters, filters[0] ? ")" : "");
 	if (!a->title)
 		so.title = a->reverse ? "Reversed Flame Graph" : a->icicle ? "Icicle Graph" : "Flame Graph";
-	if (a->folded) {
-		out = strcmp(a->folded, "-") ? fopen(a->folded, "w") : stdout;
-		if (!out)
-			return cli_error("cannot create %s: %s", a->folded, strerror(errno));
-		ret = kmag_flame_write_folded(out, fl);
-		if (out != stdout && fclose(out) && !ret)
-			ret = -EIO;
-		if (ret)
-			return cli_error("cannot write %s: %s", a->folded, strerror(-ret));
+	/* both outputs are opened before either is written, and appear together */
+	if (a->folded)
+		ret = cli_out_open(a->folded, &fo);
+	if (!ret && a->svg && (ret = cli_out_open(a->svg, &sv)))
+		cli_out_close(&fo, ret);
+	if (ret)
+		return ret;
+	if (a->folded)
+		wf = kmag_flame_write_folded(fo.f, fl);
+	if (a->svg && !wf)
+		ws = kmag_flame_write_svg(sv.f, fl, &so);
+	/* the output that failed says why; the other one is dropped unwritten */
+	if (ws) {
+		ret = cli_out_close(&sv, ws);
+		return cli_out_close(&fo, ret);
 	}
-	if (a->svg) {
-		out = strcmp(a->svg, "-") ? fopen(a->svg, "w") : stdout;
-		if (!out)
-			return cli_error("cannot create %s: %s", a->svg, strerror(errno));
-		ret = kmag_flame_write_svg(out, fl, &so);
-		if (out != stdout && fclose(out) && !ret)
-			ret = -EIO;
-		if (ret)
-			return cli_error("cannot write %s: %s", a->svg, strerror(-ret));
-	}
+	ret = cli_out_close(&fo, wf);
+	return cli_out_close(&sv, ret);
 	return 0;
 }
 

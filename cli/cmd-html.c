@@ -46,7 +46,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
 				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	struct kmag_explore x = { 0 };
-	struct kmag_err err = { 0 };
+	struct cli_out o;
 	struct cli_graph g;
 	int opt, ret;
 
@@ -120,12 +120,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		x.visible_ctx = sm.loc;
 		x.path_filter = sm.filepath;
 	}
-	if (!strcmp(output, "-")) {
-		ret = kmag_explore_html(stdout, &x);
-		ret = ret ? cli_error("cannot write the page: %s", strerror(-ret)) : 0;
-	} else if (kmag_explore_html_path(output, &x, &err)) {
-		ret = cli_lib_error(&err, "cannot write the page");
-	}
+	ret = cli_out_open(output, &o);
+	if (!ret)
+		ret = cli_out_close(&o, kmag_explore_html(o.f, &x));
 	if (!ret) {
 		if (!kmag_cg_summary(g.cg)->func_events)
 			cli_warn("%s holds no function calls%s; the page is empty", g.path,

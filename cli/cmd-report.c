@@ -80,7 +80,7 @@ static int print_slowest(struct report_extra *x, struct cli_graph *g, const char
 		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
 	else
 		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
-	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+	return cli_write_error(NULL, ret);
 }
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
@@ -202,7 +202,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		cli_probe_hits_release(&x.ph);
 		cli_graph_release(&g);
 		cli_symmap_release(&sm);
-		return ret > 0 ? ret : ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+		return cli_write_error(NULL, ret);
 	}
 	if (cli_probe_hits_any(&x.ph)) {
 		r.probe_hits = cli_probe_hits_of;
@@ -257,5 +257,5 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	cli_probe_hits_release(&x.ph);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
-	return ret ? cli_error("cannot write the report: %s", strerror(-ret)) : EXIT_OK;
+	return cli_write_error(NULL, ret);
 }

@@ -164,7 +164,7 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 						  kmag_stack_text(stdout, &res);
 
 		if (w)
-			ret = cli_error("cannot write the result: %s", strerror(-w));
+			ret = cli_write_error(NULL, w);
 		if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status))
 			cli_warn("%s exited with status %d", argv[optind], WEXITSTATUS(status));
 	}

@@ -29,7 +29,8 @@ static const char visualize_usage[] =
 	"and a chart of the most called functions.\n"
 	"\n"
 	"Output:\n"
-	"      --image-name FILE     the call graph: .pdf, .png, .svg, .dot, or .html\n"
+	"  -o, --output, --image-name FILE\n"
+	"                            the call graph: .pdf, .png, .svg, .dot, or .html\n"
 	"                            (the interactive explorer, as `kmag html`)\n"
 	"                            (default " DEFAULT_IMAGE ")\n"
 	"      --chart-name FILE     the chart: .png, .pdf or .svg (default " DEFAULT_CHART ")\n"
@@ -137,6 +138,7 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 {
 	static const struct option longopts[] = {
 		{ "image-name", required_argument, NULL, OPT_IMAGE },
+		{ "output", required_argument, NULL, OPT_IMAGE },
 		{ "chart-name", required_argument, NULL, OPT_CHART },
 		{ "no-chart", no_argument, NULL, OPT_NO_CHART },
 		{ "heat", required_argument, NULL, OPT_HEAT },
@@ -155,8 +157,9 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 	};
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'o':
 		case OPT_IMAGE:
 			o->image = optarg;
 			break;
@@ -438,6 +441,14 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	}
 	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
+	/* both pictures' places are checked before either is drawn */
+	if (!o.no_chart && !strcmp(o.image, o.chart))
+		return cli_usage_error("visualize", "the call graph and the chart cannot both be \"%s\"",
+				       o.image);
+	if ((ret = cli_out_check(o.image)) || (!o.no_chart && (ret = cli_out_check(o.chart)))) {
+		cli_symmap_release(&sym);
+		return ret;
+	}
 	ret = cli_load_graph("visualize", &in, &g);
 	if (ret) {
 		cli_probe_hits_release(&ph);

@@ -49,10 +49,18 @@ static void log_to_stderr(enum kmag_log_level level, const char *domain, const c
 	fprintf(stderr, "kmag: %s%s\n", level == KMAG_LOG_WARN ? "warning: " : "", msg);
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
+	cli_stdout_init();
+	return cli_stdout_finish(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
+{
 	struct kmag_cli cli = { .argv0 = argv[0] };
-	int i, ret;
+	int i;
 	size_t c;
 
 	cli.stdout_tty = isatty(STDOUT_FILENO);
@@ -84,13 +92,7 @@ int main(int argc, char **argv)
 			continue;
 		optind = 1;
 		opterr = 0;
-		ret = commands[c].fn(&cli, argc - i, argv + i);
-		/* a write error on stdout (e.g. a full disk) must not pass silently */
-		if (fflush(stdout) || ferror(stdout)) {
-			if (errno != EPIPE)
-				return cli_error("cannot write output: %s", strerror(errno));
-		}
-		return ret;
+		return commands[c].fn(&cli, argc - i, argv + i);
 	}
 	fprintf(stderr, "kmag: unknown command \"%s\" (see 'kmag --help')\n", argv[i]);
 	return EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmag/outfile.h"
 #include "kmag/render.h"
 
 #define WIDTH 1200
@@ -295,9 +296,18 @@ static const char *cairo_msg(cairo_status_t st)
 	return cairo_status_to_string(st);
 }
 
+/* cairo writes through the output file's stream (temporary file, then rename) */
+static cairo_status_t to_stream(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS :
+						      CAIRO_STATUS_WRITE_ERROR;
+}
+
 int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *format,
 		      struct kmag_err *err)
 {
+	struct kmag_outfile *file = NULL;
+	FILE *out;
 	cairo_surface_t *surf = NULL;
 	cairo_status_t st;
 	char **names = NULL;
@@ -327,17 +337,22 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 			goto out;
 		}
 	}
+	file = kmag_outfile_open(path, err);
+	if (!file) {
+		ret = -(err && err->code ? err->code : EIO);
+		goto out;
+	}
+	out = kmag_outfile_stream(file);
 	if (png)
 		surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
 	else if (!strcmp(format, "pdf"))
-		surf = cairo_pdf_surface_create(path, width, height);
+		surf = cairo_pdf_surface_create_for_stream(to_stream, out, width, height);
 	else
-		surf = cairo_svg_surface_create(path, width, height);
+		surf = cairo_svg_surface_create_for_stream(to_stream, out, width, height);
 	st = cairo_surface_status(surf);
 	if (st) {
 		ret = kmag_err_set(err, st == CAIRO_STATUS_NO_MEMORY ? ENOMEM : EIO,
-				   "cannot create %s: %s", path,
-				   st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) : cairo_msg(st));
+				   "cannot create %s: %s", path, cairo_msg(st));
 		goto out;
 	}
 	cr = cairo_create(surf);
@@ -349,16 +364,21 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 		goto out;
 	}
 	if (png) {
-		st = cairo_surface_write_to_png(surf, path);
+		st = cairo_surface_write_to_png_stream(surf, to_stream, out);
 	} else {
 		cairo_surface_finish(surf);
 		st = cairo_surface_status(surf);
 	}
-	if (st)
-		ret = kmag_err_set(err, EIO, "cannot write %s: %s", path,
-				   st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno) :
-								    cairo_msg(st));
+	if (st == CAIRO_STATUS_WRITE_ERROR && kmag_outfile_error(file))
+		ret = kmag_outfile_close(file, err);	/* with the file's own cause */
+	else if (st)
+		ret = kmag_err_set(err, EIO, "cannot write %s: %s", path, cairo_msg(st));
+	if (!ret) {
+		ret = kmag_outfile_commit(file, err);
+		file = NULL;
+	}
 out:
+	kmag_outfile_abort(file);	/* a failed chart leaves the path as it was */
 	if (surf)
 		cairo_surface_destroy(surf);
 	for (i = 0; names && i < c->nr + 2; i++)

@@ -25,6 +25,7 @@
 
 #include "kmag/calls.h"
 #include "kmag/export.h"
+#include "kmag/outfile.h"
 #include "kmag/report.h"
 #include "kmag/trace.h"
 #include "render-util.h"
@@ -49,6 +50,7 @@ struct kmag_chrome {
 	struct kmag_chrome_opts o;
 	FILE *out;
 	char **paths;			/* parts written */
+	struct kmag_outfile **files;	/* their files, until finish puts them in place */
 	unsigned nr_paths;
 	uint64_t part_bytes;
 	bool first_in_part;
@@ -150,9 +152,28 @@ static int fail(struct kmag_chrome *c, int code, const char *verb, const char *p
 	return -code;
 }
 
+/* Records the first failure as @e says it. */
+static int fail_err(struct kmag_chrome *c, const struct kmag_err *e)
+{
+	if (!c->failed) {
+		kmag_err_set(&c->err, e->code, "%s", e->msg);
+		c->failed = true;
+	}
+	return -e->code;
+}
+
 static const char *cur_path(const struct kmag_chrome *c)
 {
 	return c->nr_paths ? c->paths[c->nr_paths - 1] : NULL;
+}
+
+/* A write to the current part failed: with its cause when the file kept it. */
+static int write_failed(struct kmag_chrome *c)
+{
+	struct kmag_outfile *f = c->nr_paths ? c->files[c->nr_paths - 1] : NULL;
+	int e = f ? kmag_outfile_error(f) : 0;
+
+	return fail(c, e ? e : EIO, "write", cur_path(c));
 }
 
 /* Writes the buffer as one event of the current part. */
@@ -163,7 +184,7 @@ static int emit(struct kmag_chrome *c)
 	if (c->buf.oom)
 		return fail(c, ENOMEM, NULL, NULL);
 	if (fputs(sep, c->out) == EOF || fwrite(c->buf.s, 1, c->buf.len, c->out) != c->buf.len)
-		return fail(c, EIO, "write", cur_path(c));
+		return write_failed(c);
 	c->first_in_part = false;
 	c->part_bytes += c->buf.len + strlen(sep);
 	c->stats.bytes += c->buf.len + strlen(sep);
@@ -213,10 +234,16 @@ static int part_open(struct kmag_chrome *c)
 		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->o.path) :
 							       strlen(c->o.path);
 		char **paths = realloc(c->paths, (c->nr_paths + 1) * sizeof(*paths));
+		struct kmag_outfile **files;
+		struct kmag_err e = { 0 };
 
 		if (!paths)
 			return fail(c, ENOMEM, NULL, NULL);
 		c->paths = paths;
+		files = realloc(c->files, (c->nr_paths + 1) * sizeof(*files));
+		if (!files)
+			return fail(c, ENOMEM, NULL, NULL);
+		c->files = files;
 		if (c->nr_paths == 0) {
 			path = strdup(c->o.path);
 		} else {
@@ -227,17 +254,18 @@ static int part_open(struct kmag_chrome *c)
 		}
 		if (!path)
 			return fail(c, ENOMEM, NULL, NULL);
+		c->files[c->nr_paths] = kmag_outfile_open(path, &e);
 		c->paths[c->nr_paths++] = path;
-		c->out = fopen(path, "w");
-		if (!c->out)
-			return fail(c, errno, "create", path);
+		if (!c->files[c->nr_paths - 1])
+			return fail_err(c, &e);
+		c->out = kmag_outfile_stream(c->files[c->nr_paths - 1]);
 	} else {
 		c->out = c->o.stream;
 	}
 	c->stats.parts++;
 	c->part_bytes = 0;
 	if (fputs("{\"traceEvents\":[", c->out) == EOF)
-		return fail(c, EIO, "write", cur_path(c));
+		return write_failed(c);
 	c->part_bytes += 16;
 	c->stats.bytes += 16;
 	c->first_in_part = true;
@@ -262,15 +290,17 @@ static int part_close(struct kmag_chrome *c)
 	if (b->oom)
 		return fail(c, ENOMEM, NULL, NULL);
 	if (fwrite(b->s, 1, b->len, c->out) != b->len)
-		ret = fail(c, EIO, "write", cur_path(c));
+		ret = write_failed(c);
 	c->part_bytes += b->len;
 	c->stats.bytes += b->len;
 	b->len = 0;
 	if (c->part_bytes > c->stats.largest_part)
 		c->stats.largest_part = c->part_bytes;
 	if (c->o.path) {
-		if (fclose(c->out) && !ret)
-			ret = fail(c, EIO, "write", c->paths[c->nr_paths - 1]);
+		struct kmag_err e = { 0 };
+
+		if (kmag_outfile_close(c->files[c->nr_paths - 1], &e) && !ret)
+			ret = fail_err(c, &e);
 	} else if (fflush(c->out) && !ret) {
 		ret = fail(c, EIO, "write", NULL);
 	}
@@ -477,6 +507,7 @@ int kmag_chrome_event_fn(const struct kmag_event *ev, void *ctx)
 int kmag_chrome_finish(struct kmag_chrome *c, struct kmag_err *err)
 {
 	int ret = c->failed ? -c->err.code : 0;
+	unsigned i;
 
 	if (!ret)
 		ret = kmag_calls_finish(c->calls,
@@ -486,6 +517,16 @@ int kmag_chrome_finish(struct kmag_chrome *c, struct kmag_err *err)
 
 		if (!ret)
 			ret = r;
+	}
+	/* all parts appear together, or none does */
+	for (i = 0; i < c->nr_paths; i++) {
+		struct kmag_err e = { 0 };
+
+		if (!ret && c->files[i] && kmag_outfile_commit(c->files[i], &e))
+			ret = fail_err(c, &e);
+		else if (ret)
+			kmag_outfile_abort(c->files[i]);
+		c->files[i] = NULL;
 	}
 	if (ret)
 		kmag_err_set(err, c->err.code ? c->err.code : -ret, "%s",
@@ -514,10 +555,11 @@ void kmag_chrome_free(struct kmag_chrome *c)
 
 	if (!c)
 		return;
-	if (c->out && c->o.path)
-		fclose(c->out);
-	for (i = 0; i < c->nr_paths; i++)
+	for (i = 0; i < c->nr_paths; i++) {
+		kmag_outfile_abort(c->files[i]);	/* what finish did not put in place */
 		free(c->paths[i]);
+	}
+	free(c->files);
 	free(c->paths);
 	kmag_calls_free(c->calls);
 	free(c->named);

@@ -19,6 +19,7 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "kmag/outfile.h"
 #include "kmag/render.h"
 
 #define DOT_MAX_NODES 300	/* above this, dot takes seconds: use sfdp */
@@ -560,7 +561,8 @@ int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const
 {
 	size_t nn = kmag_cgview_nr_nodes(d->view);
 	const char *engine = d->layout ? d->layout : kmag_graphviz_layout_for(nn);
-	bool text = !strcmp(format, "dot"), created = false;
+	bool text = !strcmp(format, "dot");
+	struct kmag_outfile *file = NULL;
 	struct gv gv = { 0 };
 	GVC_t *gvc = NULL;
 	FILE *out = NULL;
@@ -580,14 +582,14 @@ int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const
 		kmag_err_set(err, -ret, "out of memory while building the graph");
 		goto out;
 	}
-	out = fopen(path, "we");
-	if (!out) {
-		ret = kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
+	file = kmag_outfile_open(path, err);
+	if (!file) {
+		ret = -(err && err->code ? err->code : EIO);
 		goto out;
 	}
-	created = true;
+	out = kmag_outfile_stream(file);
 	if (text) {
-		if (agwrite(gv.g, out) != 0)
+		if (agwrite(gv.g, out) != 0 && !(ret = kmag_outfile_close(file, err)))
 			ret = kmag_err_set(err, EIO, "cannot write %s", path);
 	} else {
 		gvc = gvContext();
@@ -600,20 +602,23 @@ int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const
 					   gv_last_error[0] ? ": " : "", gv_last_error);
 			goto out;
 		}
-		if (gvRender(gvc, gv.g, format, out) != 0)
+		int rc = gvRender(gvc, gv.g, format, out);
+
+		if (rc && kmag_outfile_error(file))
+			ret = kmag_outfile_close(file, err);	/* the file's own cause */
+		else if (rc)
 			ret = kmag_err_set(err, EIO,
 					   "Graphviz cannot write %s%s%s (are its cairo plugins installed? libgvc6)",
 					   format, gv_last_error[0] ? ": " : "", gv_last_error);
 		gvFreeLayout(gvc, gv.g);
 	}
-	if (fclose(out) && !ret)
-		ret = kmag_err_set(err, errno, "cannot write %s: %s", path, strerror(errno));
-	out = NULL;
+	if (!ret)
+		ret = kmag_outfile_commit(file, err);
+	else
+		kmag_outfile_abort(file);	/* no half-written picture; the path stays as it was */
+	file = NULL;
 out:
-	if (out)
-		fclose(out);
-	if (ret && created)
-		remove(path);	/* no half-written picture */
+	kmag_outfile_abort(file);
 	if (gv.f)
 		fclose(gv.f);
 	free(gv.buf);

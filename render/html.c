@@ -18,6 +18,7 @@
 #include "assets.h"
 #include "kmag/cgview.h"
 #include "kmag/explore.h"
+#include "kmag/outfile.h"
 #include "kmag/render.h"
 #include "kmag/report.h"
 #include "render-util.h"
@@ -457,19 +458,23 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 
 int kmag_explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err)
 {
-	FILE *out = fopen(path, "w");
+	struct kmag_outfile *o = kmag_outfile_open(path, err);
 	int ret;
 
-	if (!out)
-		return kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
-	ret = kmag_explore_html(out, x);
-	if (fclose(out) && !ret)
-		ret = -EIO;
-	if (ret == -ENOMEM)
+	if (!o)
+		return -(err && err->code ? err->code : EIO);
+	ret = kmag_explore_html(kmag_outfile_stream(o), x);
+	if (ret == -ENOMEM) {
+		kmag_outfile_abort(o);
 		return kmag_err_set(err, ENOMEM, "out of memory while writing %s", path);
-	if (ret)
-		return kmag_err_set(err, -ret, "cannot write %s: %s", path, strerror(-ret));
-	return 0;
+	}
+	if (ret) {
+		/* the stream knows the cause */
+		ret = kmag_outfile_close(o, err);
+		kmag_outfile_abort(o);
+		return ret ? ret : kmag_err_set(err, -ret, "cannot write %s: %s", path, strerror(-ret));
+	}
+	return kmag_outfile_commit(o, err);
 }
 
 /* The view hides a function for its focus, call counts or path filter (not for pruning). */

@@ -13,6 +13,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#include "kmag/outfile.h"
 #include "record-internal.h"
 
 #define DEFAULT_STATE_DIR "/run/kmag"
@@ -626,23 +627,21 @@ static int choose_buffer(struct kmag_recorder *r, struct kmag_err *err)
 
 static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 {
-	char *dup = strdup(r->o.output), *slash, *clocks;
-	const char *dir;
-	struct stat st;
+	enum kmag_outfile_kind kind;
+	char *clocks;
 	int ret = 0;
 
-	if (!dup)
-		return kmag_err_set(err, ENOMEM, "out of memory");
-	slash = strrchr(dup, '/');
-	dir = slash ? (slash == dup ? "/" : (*slash = '\0', dup)) : ".";
-	if (!stat(r->o.output, &st) && S_ISDIR(st.st_mode))
-		ret = kmag_err_set(err, EISDIR, "-o %s is a directory; name a file", r->o.output);
-	else if (access(dir, W_OK))
-		ret = kmag_err_set(err, errno, "cannot write the output into %s: %s", dir,
-				   strerror(errno));
-	free(dup);
-	if (ret)
+	/* the output rules of every command (include/kmag/outfile.h) */
+	if ((ret = kmag_outfile_check(r->o.output, &kind, err)))
 		return ret;
+	/*
+	 * trace.dat is written with seeks and put in place with a rename: a
+	 * device or FIFO can take neither, and renaming over /dev/null would
+	 * replace the device itself.
+	 */
+	if (kind == KMAG_OUTFILE_DEVICE)
+		return kmag_err_set(err, EINVAL, "-o %s is not a regular file; record into a file (trace.dat is written with seeks and renamed into place)",
+				    r->o.output);
 	if (r->o.file_version && r->o.file_version != 6 && r->o.file_version != 7)
 		return kmag_err_set(err, EINVAL, "trace.dat version %d is not supported (6 or 7)",
 				    r->o.file_version);

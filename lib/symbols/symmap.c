@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "kmag/outfile.h"
 #include "kmag/symmap.h"
 #include "symmap-internal.h"
 #include "util/u64map.h"
@@ -573,11 +574,13 @@ out:
 int kmag_symmap_write(const struct kmag_symmap *m, const char *path, bool seed,
 		      const char *comment, struct kmag_err *err)
 {
-	FILE *fp = fopen(path, "we");
+	struct kmag_outfile *o = kmag_outfile_open(path, err);
 	size_t i;
+	FILE *fp;
 
-	if (!fp)
-		return kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
+	if (!o)
+		return -(err && err->code ? err->code : EIO);
+	fp = kmag_outfile_stream(o);
 	if (!seed) {
 		fprintf(fp, "%s%d\n", KMAG_MAP_MAGIC, KMAG_MAP_VERSION);
 		if (m->release)
@@ -596,9 +599,8 @@ int kmag_symmap_write(const struct kmag_symmap *m, const char *path, bool seed,
 				(unsigned long long)e->addr, (unsigned long long)e->size,
 				e->module ? e->module : "-");
 	}
-	if (fclose(fp))
-		return kmag_err_set(err, errno, "cannot write %s: %s", path, strerror(errno));
-	return 0;
+	/* a map cut short by a full disk never replaces a good one */
+	return kmag_outfile_commit(o, err);
 }
 
 const char *kmag_symmap_default_path(const char *kernel_release)
