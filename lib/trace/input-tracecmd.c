@@ -115,7 +115,10 @@ const struct kmag_input_ops kmag__input_tracecmd = {
 int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct tracecmd_state *s = calloc(1, sizeof(*s));
+	struct kmag_err cerr = { 0 };
 	struct tep_handle *tep;
+	struct tracedat td;
+	bool have_td;
 	int ret, ncpus;
 
 	if (!s)
@@ -124,39 +127,50 @@ int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err)
 	t->ops = &kmag__input_tracecmd;
 	s->t = t;
 	u64map_init(&s->seen_pids);
+	/*
+	 * kmag's container reader checks the file's structure first: a file cut
+	 * short gets the same precise message as with the built-in reader, and
+	 * never reaches libtracecmd, which crashes on some (in tracecmd_close).
+	 * Only what kmag does not support (ENOTSUP) is left to libtracecmd.
+	 */
+	ret = kmag__tracedat_open(&td, t->path, &cerr);
+	if (ret && cerr.code != ENOTSUP)
+		return kmag_err_set(err, cerr.code, "%s", cerr.msg);
+	have_td = !ret;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	s->handle = tracecmd_open(t->path, TRACECMD_FL_LOAD_NO_PLUGINS |
 					       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!s->handle)
-		return kmag_err_set(err, EINVAL, "libtracecmd cannot open %s (corrupt or unsupported trace.dat)",
-				    t->path);
+	if (!s->handle) {
+		ret = kmag_err_set(err, EINVAL, "libtracecmd cannot open %s (corrupt or unsupported trace.dat)",
+				   t->path);
+		goto out;
+	}
 	tep = tracecmd_get_tep(s->handle);
 	ret = kmag__decoder_init(&s->dec, tep, t->st, false, err);
 	if (ret)
-		return ret;
+		goto out;
 	/* tep_read_number() style swapping is done by libtracecmd for headers only;
 	 * record payloads stay in file order, so swap when the file differs */
 	s->dec.swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	s->dec.tep_names = true;
 	ncpus = tep_get_cpus(tep);
-	if (ncpus > 0 && !kmag__trace_cpu(t, ncpus - 1))
-		return kmag_err_set(err, ENOMEM, "out of memory");
-	{
-		/* libtracecmd's public API has no CPU stats; the container reader
-		 * fetches them when it can parse the file (a failure only costs them) */
-		struct tracedat td;
-
-		if (!kmag__tracedat_open(&td, t->path, NULL)) {
-			t->info.file_version = td.version;
-			ret = kmag__tracedat_load_cpustats(t, &td, err);
-			kmag__tracedat_close(&td);
-			if (ret)
-				return ret;
-		}
+	if (ncpus > 0 && !kmag__trace_cpu(t, ncpus - 1)) {
+		ret = kmag_err_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	/* libtracecmd's public API has no CPU stats: the container reader's */
+	if (have_td) {
+		t->info.file_version = td.version;
+		if ((ret = kmag__tracedat_load_cpustats(t, &td, err)))
+			goto out;
 	}
 	t->info.has_timestamps = true;
 	t->info.has_pids = true;
 	t->info.has_durations = s->dec.gx_calltime.size && s->dec.gx_rettime.size;
-	return 0;
+	ret = 0;
+out:
+	if (have_td)
+		kmag__tracedat_close(&td);
+	return ret;
 }
