@@ -66,6 +66,26 @@ async function nodeNames(page) {
 	return page.$$eval("#viewport g.node[data-name]", (gs) => gs.map((g) => g.getAttribute("data-name")));
 }
 async function text(page, sel) { return (await page.textContent(sel)).trim(); }
+
+// Waits up to @ms for @fn(@arg) to hold in the page. Never throws: the check
+// that follows reads what the page shows and fails with it, instead of a
+// timeout ending the whole run (or an ok(true) after the wait proving nothing).
+async function settle(page, fn, arg, ms) {
+	try {
+		await page.waitForFunction(fn, arg, { timeout: ms || 5000 });
+	} catch (e) {
+		if (!/Timeout/i.test(String(e)))
+			throw e;
+	}
+}
+async function focusIs(page, name, desc) {
+	await settle(page, (n) => document.getElementById("details-name").textContent === n, name);
+	const shown = await page.textContent("#details-name");
+	ok(shown === name, desc, `expected ${JSON.stringify(name)} in focus, the page shows ${JSON.stringify(shown)}`);
+}
+async function completions(page) {
+	return page.$$eval("#completions li[data-name]", (lis) => lis.map((li) => li.getAttribute("data-name")));
+}
 async function relNames(page, id) {
 	return page.$$eval(`#${id} li[data-name]`, (lis) => lis.map((li) => li.getAttribute("data-name")));
 }
@@ -84,11 +104,14 @@ async function testExplorer(ctx) {
 	ok((await nodeNames(page)).length >= 2, "the start graph shows it with neighbours");
 
 	await page.fill("#search", "generic_perf");
-	await page.waitForSelector("#completions li[data-name='generic_perform_write']");
-	ok(true, "completion offers generic_perform_write for \"generic_perf\"");
+	await settle(page, () => document.querySelector("#completions li[data-name='generic_perform_write']") !== null);
+	const offered = await completions(page);
+	ok(offered.includes("generic_perform_write"), "completion offers generic_perform_write for \"generic_perf\"",
+	   "offered: " + offered.join(" "));
+	ok(offered.length > 0 && offered.every((c) => c.includes("generic_perf")), "and only names containing it",
+	   offered.join(" "));
 	await page.press("#search", "Enter");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
-	ok(true, "Enter focuses it");
+	await focusIs(page, "generic_perform_write", "Enter focuses it");
 	ok((await page.evaluate(() => location.hash)) === "#fn=generic_perform_write", "the focus is in the URL");
 	let names = await nodeNames(page);
 	ok(names.includes("__generic_file_write_iter"), "the graph shows its caller", names.join(" "));
@@ -100,12 +123,12 @@ async function testExplorer(ctx) {
 	   "the focused function is marked in the graph");
 
 	await page.click("#viewport g.node[data-name='shmem_write_begin']");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "shmem_write_begin");
-	ok(true, "clicking a node in the graph focuses it");
+	await focusIs(page, "shmem_write_begin", "clicking a node in the graph focuses it");
 	ok((await relNames(page, "callers")).includes("generic_perform_write"), "its callers are shown");
 	await page.click("#back");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
-	ok(true, "Back returns to the previous function");
+	await focusIs(page, "generic_perform_write", "Back returns to the previous function");
+	ok((await page.evaluate(() => location.hash)) === "#fn=generic_perform_write", "and to its URL",
+	   await page.evaluate(() => location.hash));
 
 	await page.fill("#depth-up", "3");
 	await page.dispatchEvent("#depth-up", "change");
@@ -130,28 +153,27 @@ async function testExplorer(ctx) {
 	});
 	ok(first[1].replace(/,/g, "") === String(maxCalls), "sorting by calls puts the most called first", first.join(" | "));
 	await page.fill("#name-filter", "shmem_");
-	await page.waitForFunction(() => /^\d+ of/.test(document.getElementById("table-info").textContent) &&
+	await settle(page, () => /^\d+ of/.test(document.getElementById("table-info").textContent) &&
 		Array.from(document.querySelectorAll("#table-body tr")).every((tr) => tr.dataset.name.includes("shmem_")));
 	const rows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name));
 	ok(rows.length > 3 && rows.every((r) => r.includes("shmem_")), "the name filter keeps matching rows only", rows.join(" "));
 	await page.fill("#name-filter", "");
 	await page.fill("#path-filter", "/mm");
-	await page.waitForFunction(() => document.getElementById("table-body").children.length === 3);
+	await settle(page, () => document.getElementById("table-body").children.length === 3);
 	let srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
 	ok(srcRows.join(" ") === "generic_perform_write shmem_write_begin shmem_write_end",
 	   "the path filter /mm keeps the functions from mm/", srcRows.join(" "));
 	await page.fill("#path-filter", "fs/*_write.c");
-	await page.waitForFunction(() => document.getElementById("table-body").children.length === 2);
+	await settle(page, () => document.getElementById("table-body").children.length === 2);
 	srcRows = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name).sort());
 	ok(srcRows.join(" ") === "ksys_write vfs_write", "a glob path filter works too", srcRows.join(" "));
 	await page.fill("#path-filter", "");
 	await page.fill("#name-filter", "shmem_");
-	await page.waitForFunction(() => document.getElementById("table-body").children.length > 3);
+	await settle(page, () => document.getElementById("table-body").children.length > 3);
 	await page.click("#table-body tr[data-name='shmem_write_end']");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "shmem_write_end");
-	ok(true, "clicking a table row focuses the function");
+	await focusIs(page, "shmem_write_end", "clicking a table row focuses the function");
 	await page.click("#viewport g.node[data-name='generic_perform_write']");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "generic_perform_write");
+	await settle(page, () => document.getElementById("details-name").textContent === "generic_perform_write");
 	await page.click("#fit");
 	await page.screenshot({ path: path.join(shots, "explorer.png") });
 	const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -167,10 +189,11 @@ async function testEscaping(ctx) {
 	const { page, problems } = await open(ctx, html);
 	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
 	await page.fill("#search", "</scr");
-	await page.waitForSelector("#completions li[data-name]");
+	await settle(page, () => document.querySelector("#completions li[data-name]") !== null);
+	const offered = await completions(page);
+	ok(offered.includes(EVIL), "a name with markup is offered by search", offered.join(" "));
 	await page.press("#search", "Enter");
-	await page.waitForFunction((evil) => document.getElementById("details-name").textContent === evil, EVIL);
-	ok(true, "a name with markup is found by search and shown as text");
+	await focusIs(page, EVIL, "and shown as text when focused");
 	ok(await page.$$eval("b", (bs) => bs.filter((b) => b.textContent === "x").length) === 0,
 	   "no element was made from it");
 	ok((await nodeNames(page)).includes(EVIL), "the graph labels it as text");
@@ -201,7 +224,7 @@ async function testProbes(ctx) {
 	   "its unprobed caller ksys_write is not");
 	await page.fill("#search", "vfs_write");
 	await page.press("#search", "Enter");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "vfs_write");
+	await focusIs(page, "vfs_write", "search + Enter focuses vfs_write");
 	const stats = await text(page, "#details-stats");
 	ok(/probe hits\s*30/.test(stats), "its details show the 30 probe hits", stats);
 	await page.screenshot({ path: path.join(shots, "probes.png") });
@@ -217,7 +240,7 @@ async function testDiff(ctx) {
 	note(`diff page ready ${await readyMs(page)} ms after navigation start`);
 	await page.fill("#search", "ksys_write");
 	await page.press("#search", "Enter");
-	await page.waitForFunction(() => document.getElementById("details-name").textContent === "ksys_write");
+	await focusIs(page, "ksys_write", "search + Enter focuses ksys_write on the diff page");
 	const stats = await text(page, "#details-stats");
 	ok(/grew/.test(stats) && /17 \u2192 34/.test(stats), "ksys_write is shown as grown, 17 \u2192 34 calls", stats);
 	ok(await page.$eval("#viewport g.node[data-name='vfs_write']", (g) => g.classList.contains("grew")),
@@ -228,7 +251,7 @@ async function testDiff(ctx) {
 	   "the new generic_file_write_iter is drawn as added");
 	ok(await page.$$eval("#viewport path.edge.grow", (p) => p.length) > 0, "growing calls are drawn red");
 	await page.selectOption("#status-filter", "3");
-	await page.waitForFunction(() => Array.from(document.querySelectorAll("#table-body tr")).every((tr) =>
+	await settle(page, () => Array.from(document.querySelectorAll("#table-body tr")).every((tr) =>
 		tr.children[1].textContent === "added"));
 	const added = await page.$$eval("#table-body tr", (trs) => trs.map((tr) => tr.dataset.name));
 	ok(added.includes("generic_perform_write") && added.includes("shmem_write_begin"),
@@ -243,7 +266,7 @@ async function testFlame(ctx) {
 	const svg = path.join(work, "flame.svg");
 	kmag(["flame", "-o", svg, process.env.FIXTURE_FG]);
 	let { page, problems } = await open(ctx, svg);
-	await page.waitForFunction(() => typeof kf !== "undefined" && kf.frames.length > 0);
+	await settle(page, () => typeof kf !== "undefined" && kf.frames.length > 0);
 	const frames = await page.evaluate(() => kf.frames.length);
 	ok(frames > 100, `the flame graph has ${frames} frames`);
 	const g = await page.$("xpath=//*[local-name()='g'][*[local-name()='title'][starts-with(text(),'vfs_write\n')]]");
@@ -261,7 +284,7 @@ async function testFlame(ctx) {
 	ok(problems.length === 0, "no errors in the flame graph", problems.join("\n"));
 	await page.close();
 	({ page, problems } = await open(ctx, svg, "?s=shmem_"));
-	await page.waitForFunction(() => /Matched/.test(document.getElementById("matched").textContent));
+	await settle(page, () => /Matched/.test(document.getElementById("matched").textContent));
 	const m = await text(page, "#matched");
 	const pct = parseFloat(m.replace(/^Matched: /, ""));
 	ok(pct > 0 && pct < 100, "searching shmem_ highlights a share of the graph", m);

@@ -22,6 +22,15 @@ while i + 16 <= len(b):
     i += 16 + size
 print('\n'.join(str(c) for c in sorted(cuts) if 0 < c < len(b)))
 PY
+# the cut list must not be empty (the loop below would then pass without a
+# single run): trace-cmd's own reading of the file names its 10 sections, and
+# each of their starts must be a cut point
+trace-cmd dump --sections "$v7" 2>/dev/null |
+	sed -n 's/.*\[Section *[0-9]* @ *\([0-9]*\).*/\1/p' >"$T/starts"
+t_eq "trace-cmd lists 10 sections in fg-filtered.dat" 10 "$(wc -l <"$T/starts")"
+t_eq "every section start is a cut point" "" "$(grep -vxFf "$T/cuts" "$T/starts" | tr '\n' ' ')"
+t_eq "4 cut points per section" 40 "$(wc -l <"$T/cuts")"
+fails=$T_FAILED
 n=0
 while read -r cut; do
 	head -c "$cut" "$v7" >"$T/cut.dat"
@@ -32,14 +41,16 @@ while read -r cut; do
 	fi
 	n=$((n + 1))
 done <"$T/cuts"
-t_eq "v7 cut at each of $n section boundaries: one error line, exit 1" 0 "$T_FAILED"
+t_eq "v7 cut at each of $n section boundaries: one error line, exit 1" "$fails" "$T_FAILED"
 
 # v6: the metadata is sequential; cut inside each part (header page, formats,
 # kallsyms, printk, cmdlines, options, CPU table, data)
 size=$(stat -c %s "$v6")
 fails=$T_FAILED
+n=0
 for cut in 12 30 60 200 600 2000 6000 20000 40000 60000 $((size - 8192)) $((size - 100)); do
 	[ "$cut" -lt "$size" ] || continue
+	n=$((n + 1))
 	head -c "$cut" "$v6" >"$T/cut.dat"
 	"$KMAG" report "$T/cut.dat" >/dev/null 2>"$T/err"
 	rc=$?
@@ -47,6 +58,7 @@ for cut in 12 30 60 200 600 2000 6000 20000 40000 60000 $((size - 8192)) $((size
 		t_fail "v6 cut at $cut" "exit $rc" "$(head -3 "$T/err")"
 	fi
 done
+t_eq "all 12 v6 cut points lie inside the file" 12 "$n"
 t_eq "v6 cut inside every part: one error line, exit 1" "$fails" "$T_FAILED"
 
 # a zstd chunk of CPU data that does not decompress

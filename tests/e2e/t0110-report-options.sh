@@ -17,13 +17,13 @@ t_exit "function tracer json" 0 "$KMAG" report --format json "$FN"
 t_ok "function tracer times are null" py '
 import json,sys
 r=json.load(open(sys.argv[1]))
-assert all(f["total_ns"] is None and f["self_ns"] is None for f in r["functions"])' "$T/out"
+assert r["functions"] and all(f["total_ns"] is None and f["self_ns"] is None for f in r["functions"])' "$T/out"
 
 t_exit "sort by total" 0 "$KMAG" report --format json --sort total "$F"
 t_ok "functions come sorted by total time" py '
 import json,sys
 v=[f["total_ns"] or 0 for f in json.load(open(sys.argv[1]))["functions"]]
-assert v == sorted(v, reverse=True)' "$T/out"
+assert len(v) > 10 and v[0] > v[-1] and v == sorted(v, reverse=True), v[:20]' "$T/out"
 t_exit "sort by self, limit 5" 0 "$KMAG" report --format json --sort self --limit 5 "$F"
 t_ok "limit keeps the top 5 by self time" py '
 import json,sys

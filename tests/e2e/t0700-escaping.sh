@@ -73,7 +73,9 @@ t_ok "export dot is accepted by Graphviz" dot -Tsvg -o "$T/e.svg" "$T/e.dot"
 t_exit "export folded" 0 "$KMAG" export -F folded -o "$T/f.folded" "$T/evil.txt"
 t_ok "folded lines are frames;...;frame weight" python3 -c '
 import sys
-for l in open(sys.argv[1]):
+lines = open(sys.argv[1]).readlines()
+assert lines
+for l in lines:
     stack, w = l.rstrip("\n").rsplit(" ", 1); assert int(w) >= 0 and stack' "$T/f.folded"
 
 t_exit "diff html" 0 "$KMAG" diff -F html -o "$T/d.html" "$T/evil.txt" "$T/evil2.txt"

@@ -37,6 +37,8 @@ def main(paths):
             if "incomplete" in e.get("args", {}):
                 incomplete += 1
             threads[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]))
+    if calls == 0:
+        sys.exit("no call (\"X\") events: nothing nests or overlaps in an empty timeline")
     for key, evs in threads.items():
         # outer calls first when they start together
         evs.sort(key=lambda x: (x[0], -(x[1] - x[0])))

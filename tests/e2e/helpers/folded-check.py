@@ -34,6 +34,9 @@ def main():
             got[leaf] += int(weight)
             total += int(weight)
             lines += 1
+    # nothing on either side would make every comparison below hold
+    if lines == 0 or not want:
+        sys.exit(f"nothing to compare: {lines} folded lines, {len(want)} report rows")
     if total != sum(want.values()):
         sys.exit(f"folded weights sum to {total}, the report's {column} to {sum(want.values())}")
     for name, value in want.items():
