@@ -132,6 +132,14 @@ int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_fi
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g);
 void cli_graph_release(struct cli_graph *g);
 
+/*
+ * After a trace was read through the non-empty filter @f (described by
+ * @desc): 0 when some event matched, else prints that none did and what
+ * the trace holds (time range, CPUs, the busiest tasks) and returns EXIT_ERR.
+ */
+int cli_filter_matched(const char *path, const struct kmag_filter *f, const char *desc,
+		       const struct kmag_trace *t);
+
 /* Appends the lost-events warning for the user, if any, to stderr. */
 void cli_warn_lost(const struct kmag_trace_info *info);
 

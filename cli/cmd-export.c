@@ -202,8 +202,8 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 	ret = cli_stream_read(&s, kmag_chrome_event_fn, c);
 	if (ret < 0)
 		ret = chrome_error(a, kmag_chrome_error(c));
-	/* on failure too: it removes the parts written so far, they are not an export */
-	if (kmag_chrome_finish(c, &err) && !ret)
+	/* on failure, kmag_chrome_free() removes the parts written so far */
+	if (!ret && kmag_chrome_finish(c, &err))
 		ret = chrome_error(a, &err);
 	if (!ret) {
 		cs = kmag_chrome_stats(c);

@@ -187,6 +187,11 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		cli_graph_release(g);
 		return ret;
 	}
+	if (!kmag_filter_is_empty(g->filter) &&
+	    (ret = cli_filter_matched(g->path, g->filter, g->filters, g->trace))) {
+		cli_graph_release(g);
+		return ret;
+	}
 	if (kmag_cg_finish(g->cg)) {
 		cli_graph_release(g);
 		return cli_error("out of memory");

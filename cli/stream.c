@@ -58,7 +58,11 @@ int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx)
 		return cli_lib_error(&err, "cannot read the trace");
 	if (ret == -ENOMEM)
 		return cli_error("out of memory");
-	return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	if (!kmag_filter_is_empty(s->filter))
+		return cli_filter_matched(s->path, s->filter, s->filters, s->trace);
+	return 0;
 }
 
 void cli_stream_close(struct cli_stream *s)

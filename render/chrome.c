@@ -177,10 +177,17 @@ static int write_failed(struct kmag_chrome *c)
 }
 
 /* Writes the buffer as one event of the current part. */
+static int part_open(struct kmag_chrome *c);
+
 static int emit(struct kmag_chrome *c)
 {
-	const char *sep = c->first_in_part ? "\n" : ",\n";
+	const char *sep;
+	int ret;
 
+	/* a stream starts at the first event: an export that fails before has printed nothing */
+	if (!c->out && !c->stats.parts && (ret = part_open(c)))
+		return ret;
+	sep = c->first_in_part ? "\n" : ",\n";
 	if (c->buf.oom)
 		return fail(c, ENOMEM, NULL, NULL);
 	if (fputs(sep, c->out) == EOF || fwrite(c->buf.s, 1, c->buf.len, c->out) != c->buf.len)
@@ -286,7 +293,9 @@ static int part_close(struct kmag_chrome *c)
 	sb_printf(b, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"kmag %s\",\"source\":",
 		  kmag_version());
 	sb_json(b, c->o.source);
-	sb_printf(b, ",\"time_origin_ns\":%" PRIu64 ",\"part\":%u}}\n", c->origin, c->stats.parts);
+	/* a trace without a timed event has no origin: 0, not KMAG_TS_NONE */
+	sb_printf(b, ",\"time_origin_ns\":%" PRIu64 ",\"part\":%u}}\n",
+		  c->origin == KMAG_TS_NONE ? 0 : c->origin, c->stats.parts);
 	if (b->oom)
 		return fail(c, ENOMEM, NULL, NULL);
 	if (fwrite(b->s, 1, b->len, c->out) != b->len)
@@ -424,7 +433,7 @@ struct kmag_chrome *kmag_chrome_new(struct kmag_trace *t, const struct kmag_chro
 		kmag_chrome_free(c);
 		return NULL;
 	}
-	if (part_open(c)) {
+	if (o->path && part_open(c)) {
 		kmag_err_set(err, c->err.code, "%s", c->err.msg);
 		kmag_chrome_free(c);
 		return NULL;
@@ -512,6 +521,8 @@ int kmag_chrome_finish(struct kmag_chrome *c, struct kmag_err *err)
 	if (!ret)
 		ret = kmag_calls_finish(c->calls,
 					c->origin == KMAG_TS_NONE ? KMAG_TS_NONE : c->last_ts);
+	if (!ret && !c->out && !c->stats.parts)
+		ret = part_open(c);	/* a stream that saw no event */
 	if (c->out) {
 		int r = part_close(c);
 

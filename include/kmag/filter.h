@@ -51,6 +51,21 @@ const char *kmag_filter_describe(struct kmag_filter *f);
 void kmag_filter_bind(struct kmag_filter *f, struct kmag_trace *t, kmag_event_fn next, void *next_ctx);
 /* kmag_event_fn adapter: @ctx is the bound struct kmag_filter *. */
 int kmag_filter_event_fn(const struct kmag_event *ev, void *ctx);
+#define KMAG_FILTER_TOP_TASKS 5
+
+/* What a bound filter saw through kmag_filter_event_fn() (LOST markers not counted). */
+struct kmag_filter_stats {
+	uint64_t seen;		/* events offered */
+	uint64_t passed;	/* events that matched */
+	size_t tasks;		/* distinct task ids among the events offered */
+	size_t nr_top;		/* entries in the two arrays below */
+	int32_t top_pids[KMAG_FILTER_TOP_TASKS];	/* the busiest tasks, most events first */
+	uint64_t top_events[KMAG_FILTER_TOP_TASKS];
+};
+
+/* Fills @st from the events seen so far. */
+void kmag_filter_stats(const struct kmag_filter *f, struct kmag_filter_stats *st);
+
 /* Tests one event without forwarding it. */
 bool kmag_filter_match(struct kmag_filter *f, const struct kmag_event *ev);
 

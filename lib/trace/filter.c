@@ -28,6 +28,12 @@ struct kmag_filter {
 	struct kmag_trace *trace;
 	kmag_event_fn next;
 	void *next_ctx;
+
+	/* what the filter saw, for "matched nothing" (kmag_filter_stats()) */
+	uint64_t seen, passed;
+	struct u64map tasks;		/* pid -> events seen */
+	int32_t last_pid;		/* the pid of the previous event (most repeat it) */
+	uint64_t *last_count;
 };
 
 struct kmag_filter *kmag_filter_new(void)
@@ -38,6 +44,7 @@ struct kmag_filter *kmag_filter_new(void)
 		return NULL;
 	u64map_init(&f->pids);
 	u64map_init(&f->comm_cache);
+	u64map_init(&f->tasks);
 	return f;
 }
 
@@ -49,6 +56,7 @@ void kmag_filter_free(struct kmag_filter *f)
 		return;
 	u64map_release(&f->pids);
 	u64map_release(&f->comm_cache);
+	u64map_release(&f->tasks);
 	for (i = 0; i < f->nr_comms; i++)
 		free(f->comms[i]);
 	free(f->comms);
@@ -280,11 +288,61 @@ bool kmag_filter_match(struct kmag_filter *f, const struct kmag_event *ev)
 	return true;
 }
 
+/* Counts @ev for kmag_filter_stats(): events and the tasks they came from. */
+static void count_seen(struct kmag_filter *f, const struct kmag_event *ev)
+{
+	f->seen++;
+	if (ev->pid < 0)
+		return;
+	if (!f->last_count || ev->pid != f->last_pid) {
+		/* the map never moves a value between inserts of other keys */
+		f->last_count = u64map_upsert(&f->tasks, (uint64_t)ev->pid, 0, NULL);
+		f->last_pid = ev->pid;
+		if (!f->last_count)
+			return;	/* out of memory: only the task list of a message is shorter */
+	}
+	++*f->last_count;
+}
+
 int kmag_filter_event_fn(const struct kmag_event *ev, void *ctx)
 {
 	struct kmag_filter *f = ctx;
 
+	if (ev->type != KMAG_EV_LOST)
+		count_seen(f, ev);
 	if (!kmag_filter_match(f, ev))
 		return 0;
+	if (ev->type != KMAG_EV_LOST)
+		f->passed++;
 	return f->next(ev, f->next_ctx);
+}
+
+void kmag_filter_stats(const struct kmag_filter *f, struct kmag_filter_stats *st)
+{
+	size_t i, k, n = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->seen = f->seen;
+	st->passed = f->passed;
+	st->tasks = f->tasks.count + f->tasks.has_max;
+	/* the busiest tasks first, for a message naming a few */
+	for (i = 0; f->tasks.mask && i <= f->tasks.mask; i++) {
+		const struct u64map_slot *s = &f->tasks.slots[i];
+
+		if (s->key == U64MAP_EMPTY)
+			continue;
+		for (k = n; k > 0 && st->top_events[k - 1] < s->val; k--) {
+			if (k < KMAG_FILTER_TOP_TASKS) {
+				st->top_pids[k] = st->top_pids[k - 1];
+				st->top_events[k] = st->top_events[k - 1];
+			}
+		}
+		if (k < KMAG_FILTER_TOP_TASKS) {
+			st->top_pids[k] = (int32_t)s->key;
+			st->top_events[k] = s->val;
+			if (n < KMAG_FILTER_TOP_TASKS)
+				n++;
+		}
+	}
+	st->nr_top = n;
 }
