@@ -177,17 +177,10 @@ static int write_failed(struct kmag_chrome *c)
 }
 
 /* Writes the buffer as one event of the current part. */
-static int part_open(struct kmag_chrome *c);
-
 static int emit(struct kmag_chrome *c)
 {
-	const char *sep;
-	int ret;
+	const char *sep = c->first_in_part ? "\n" : ",\n";
 
-	/* a stream starts at the first event: an export that fails before has printed nothing */
-	if (!c->out && !c->stats.parts && (ret = part_open(c)))
-		return ret;
-	sep = c->first_in_part ? "\n" : ",\n";
 	if (c->buf.oom)
 		return fail(c, ENOMEM, NULL, NULL);
 	if (fputs(sep, c->out) == EOF || fwrite(c->buf.s, 1, c->buf.len, c->out) != c->buf.len)
@@ -483,6 +476,9 @@ int kmag_chrome_event_fn(const struct kmag_event *ev, void *ctx)
 
 	if (c->failed)
 		return -c->err.code;
+	/* a stream starts at the first event: an export that fails before has printed nothing */
+	if (!c->out && !c->stats.parts && (ret = part_open(c)))
+		return ret;
 	if (ev->type == KMAG_EV_FUNC) {
 		kmag_err_set(&c->err, ENODATA,
 			     "%s was recorded with the function tracer, which records no call durations; the Chrome export needs function_graph data (trace-cmd record -p function_graph)",

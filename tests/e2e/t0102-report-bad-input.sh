@@ -61,8 +61,8 @@ printf '\x28\xb5\x2f\xfd rest' >"$T/x.zst"
 bad "a zstd file" "$T/x.zst" 'decompress it first'
 
 # filters that remove everything are not an error, but are said
-t_exit "a filter that removes everything" 0 "$KMAG" report --pid 999999 "$v7"
-t_grep "... is reported on stderr" 'no events that pass the filters' "$T/err"
+t_exit "a filter that removes everything (issue 18: exit 1, as every command)" 1 "$KMAG" report --pid 999999 "$v7"
+t_grep "... says so and what the trace holds" 'matches the filters \(pid 999999\); the trace holds .* on CPUs' "$T/err"
 t_exit "a malformed pid filter is a usage error" 2 "$KMAG" report --pid abc "$v7"
 t_exit "a malformed cpu filter is a usage error" 2 "$KMAG" report --cpu 3-1 "$v7"
 t_exit "a malformed time filter is a usage error" 2 "$KMAG" report --time 5 "$v7"
