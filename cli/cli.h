@@ -274,6 +274,23 @@ int cli_out_close(struct cli_out *o, int ret);
  */
 int cli_write_error(const char *name, int ret);
 
+/*
+ * Whether output option @option (as spelled in --help, "--table") of @cmd
+ * works with output format @format (cli/formats.c holds the one table).
+ * Returns 0, or prints the usage error and returns EXIT_USAGE.
+ */
+int cli_format_check(const char *cmd, const char *option, const char *format);
+
+/*
+ * The output @path's extension against the format (cli/formats.c has the one
+ * extension table): with *@format set, refuses a name that says another
+ * format ("-F dot -o d.svg"); with *@format NULL, picks the format the name
+ * says among @supported ("text,json"), refusing names of formats @cmd cannot
+ * write; unknown extensions change nothing. Returns 0 or EXIT_USAGE (printed).
+ */
+int cli_output_format(const char *cmd, const char *path, const char *supported,
+		      const char **format);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_visualize(struct kmag_cli *cli, int argc, char **argv);

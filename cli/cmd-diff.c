@@ -23,7 +23,8 @@ static const char diff_usage[] =
 	"  -F, --format FMT          text (default), json, dot (Graphviz, the changed part\n"
 	"                            of the graph) or html (interactive explorer)\n"
 	"  -o, --output PATH         output file (default: standard output; html:\n"
-	"                            kmag-diff.html)\n"
+	"                            kmag-diff.html); without -F, a name ending .json,\n"
+	"                            .dot or .html picks the format (a picture: refused)\n"
 	"  -n, --limit N             text: rows per section (default 30; 0 = all)\n"
 	"      --all                 dot: also draw unchanged functions and edges\n"
 	"      --color auto|always|never\n"
@@ -50,6 +51,7 @@ struct diff_args {
 	const char *format, *output;
 	struct cli_symmap sm_a, sm_b;	/* the same options, one map per trace */
 	unsigned long limit;
+	bool limit_set;
 	bool all;
 	int colour;	/* -1 auto, 0 never, 1 always */
 	struct kmag_diff_opts opts;
@@ -104,6 +106,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 		case 'n':
 			if (!cli_parse_ulong("diff", "--limit", optarg, &a->limit))
 				return EXIT_USAGE;
+			a->limit_set = true;
 			break;
 		case OPT_ALL:
 			a->all = true;
@@ -150,6 +153,14 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 				       argc - optind > 2 ? "; too many arguments" : "");
 	*path_a = argv[optind];
 	*path_b = argv[optind + 1];
+	/* the output's name and the format agree (cli/formats.c) */
+	if ((ret = cli_output_format("diff", a->output, "text,json,dot,html", &a->format)))
+		return ret;
+	if (!a->format)
+		a->format = "text";
+	if ((a->limit_set && (ret = cli_format_check("diff", "--limit", a->format))) ||
+	    (a->all && (ret = cli_format_check("diff", "--all", a->format))))
+		return ret;
 	if (!strcmp(a->format, "html") && !a->output)
 		a->output = "kmag-diff.html";
 	if (a->output && !strcmp(a->output, "-"))
@@ -197,7 +208,7 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r, F
 
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct diff_args a = { .format = "text", .limit = 30, .colour = -1 };
+	struct diff_args a = { .limit = 30, .colour = -1 };
 	struct cli_input in = { .unordered = false };
 	struct kmag_diff_report r = { 0 };
 	const char *path_a = NULL, *path_b = NULL;

@@ -28,7 +28,9 @@ static const char export_usage[] =
 	"  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n"
 	"\n"
 	"Options:\n"
-	"  -o, --output PATH         output file (default: standard output)\n"
+	"  -o, --output PATH         output file (default: standard output); without -F,\n"
+	"                            a name ending .csv, .json, .dot or .folded picks\n"
+	"                            the format (.json: json)\n"
 	"      --table functions|edges\n"
 	"                            what csv writes (default functions)\n"
 	"  -w, --weight time|calls   folded: weight of a stack (default time)\n"
@@ -51,6 +53,7 @@ struct export_args {
 	bool edges;
 	enum kmag_flame_weight weight;
 	uint64_t split_bytes;
+	bool table_set, weight_set, split_set;	/* given on the command line */
 };
 
 /* "200" (MB), "512K", "1.5G" -> bytes; false on junk. */
@@ -101,6 +104,7 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot" };
+	const char *fmt;
 	int opt, ret;
 	size_t i;
 
@@ -122,12 +126,14 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			if (kmag_flame_weight_parse(optarg, &a->weight))
 				return cli_usage_error("export", "unknown weight \"%s\" (choose time or calls)",
 						       optarg);
+			a->weight_set = true;
 			break;
 		case OPT_TABLE:
 			if (strcmp(optarg, "functions") && strcmp(optarg, "edges"))
 				return cli_usage_error("export", "unknown table \"%s\" (choose functions or edges)",
 						       optarg);
 			a->edges = !strcmp(optarg, "edges");
+			a->table_set = true;
 			break;
 		case OPT_SPLIT:
 			if (!parse_size(optarg, &a->split_bytes))
@@ -135,6 +141,7 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 						       optarg);
 			if (a->split_bytes && a->split_bytes < 4096)
 				return cli_usage_error("export", "--split-size must be at least 4K");
+			a->split_set = true;
 			break;
 		case 'h':
 			fputs(export_usage, stdout);
@@ -153,10 +160,22 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 		in->path = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error("export", "unexpected argument \"%s\"", argv[optind]);
+	/* the output's name and the format agree (cli/formats.c) */
+	fmt = a->fmt == FMT_NONE ? NULL : names[a->fmt];
+	if ((ret = cli_output_format("export", a->output, "folded,chrome,csv,json,dot", &fmt)))
+		return ret;
+	for (i = 1; fmt && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(fmt, names[i]))
+			a->fmt = (enum fmt)i;
 	if (a->fmt == FMT_NONE)
 		return cli_usage_error("export", "choose a format with --format (folded, chrome, csv, json or dot)");
-	if ((a->fmt == FMT_FOLDED || a->fmt == FMT_CHROME) && (a->sm.filepath || a->sm.map_path))
-		return cli_usage_error("export", "--filter-filepath and --symbol-file-path work with csv, json and dot");
+	/* which formats each option works with: cli/formats.c */
+	if ((a->table_set && (ret = cli_format_check("export", "--table", names[a->fmt]))) ||
+	    (a->weight_set && (ret = cli_format_check("export", "--weight", names[a->fmt]))) ||
+	    (a->split_set && (ret = cli_format_check("export", "--split-size", names[a->fmt]))) ||
+	    (a->sm.filepath && (ret = cli_format_check("export", "--filter-filepath", names[a->fmt]))) ||
+	    (a->sm.map_path && (ret = cli_format_check("export", "--symbol-file-path", names[a->fmt]))))
+		return ret;
 	if (a->output && !strcmp(a->output, "-"))
 		a->output = NULL;
 	return 0;

@@ -128,6 +128,10 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 		return cli_usage_error("flame", "unexpected argument \"%s\"", argv[optind]);
 	if (!a->svg && !a->folded)
 		a->svg = "flame.svg";
+	/* the output's name and what is written agree (cli/formats.c) */
+	if ((a->svg && (ret = cli_output_format("flame", a->svg, "svg", &(const char *){ "svg" }))) ||
+	    (a->folded && (ret = cli_output_format("flame", a->folded, "folded", &(const char *){ "folded" }))))
+		return ret;
 	if (a->svg && a->folded && !strcmp(a->svg, "-") && !strcmp(a->folded, "-"))
 		return cli_usage_error("flame", "only one of --output and --folded can be \"-\"");
 	return 0;

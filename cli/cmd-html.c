@@ -79,6 +79,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		in.path = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error("html", "unexpected argument \"%s\"", argv[optind]);
+	/* the output's name and what is written agree (cli/formats.c) */
+	if ((ret = cli_output_format("html", output, "html", &(const char *){ "html" })))
+		return ret;
 
 	ret = cli_load_graph("html", &in, &g);
 	if (ret) {

@@ -165,10 +165,12 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
 	if (!limit_set && !strcmp(format, "text") && !focus)
 		limit = 50;
-	if (x.want_probes && (focus || !strcmp(format, "csv")))
-		return cli_usage_error("report", "--probes shows the probes alone, as text or json (not with --callers/--callees or csv)");
-	if (slowest && (x.want_probes || focus || !strcmp(format, "csv")))
-		return cli_usage_error("report", "--slowest shows the calls alone, as text or json (not with --probes, --callers/--callees or csv)");
+	/* one view at a time; which formats each view has: cli/formats.c */
+	if (x.want_probes + !!slowest + !!focus > 1)
+		return cli_usage_error("report", "--probes, --slowest and --callers/--callees are separate views: give one");
+	if ((x.want_probes && (ret = cli_format_check("report", "--probes", format))) ||
+	    (slowest && (ret = cli_format_check("report", "--slowest", format))))
+		return ret;
 	if (slowest) {
 		x.slowest = kmag_slowest_new(slowest);
 		if (!x.slowest)

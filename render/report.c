@@ -89,6 +89,43 @@ static const char *name_of(const struct kmag_report *r, uint32_t node)
 	return s ? s : "?";
 }
 
+/*
+ * The edges of --callers/--callees (r->focus) whose other end is listed,
+ * sorted by the report key: an array of @count edge indices (free() it), @all
+ * before the path filter. NULL when out of memory. Text and CSV share it.
+ */
+static uint32_t *focus_edges(const struct kmag_report *r, uint32_t *count, uint32_t *all)
+{
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	const struct kmag_cg_node *f = &kmag_cg_nodes(r->cg)[r->focus];
+	const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
+	uint32_t first = r->callers ? f->in_first : f->out_first;
+	uint32_t n = r->callers ? f->in_count : f->out_count;
+	uint32_t *idx = malloc((n + 1) * sizeof(*idx)), j, k;
+
+	if (!idx)
+		return NULL;
+	for (j = 0, k = 0; j < n; j++) {
+		const struct kmag_cg_edge *e = &edges[list[first + j]];
+
+		if (listed_node(r, r->callers ? e->caller : e->callee))
+			idx[k++] = list[first + j];
+	}
+	*all = n;
+	*count = k;
+	/* sort the edges by the report key (insertion sort: lists are short) */
+	for (j = 1; j < *count; j++)
+		for (k = j; k > 0 && kmag_stats_value(&edges[idx[k]].st, r->sort) >
+					     kmag_stats_value(&edges[idx[k - 1]].st, r->sort);
+		     k--) {
+			uint32_t t = idx[k];
+
+			idx[k] = idx[k - 1];
+			idx[k - 1] = t;
+		}
+	return idx;
+}
+
 static void put_u64(FILE *out, uint64_t v)
 {
 	fprintf(out, "%" PRIu64, v);
@@ -240,30 +277,10 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 	header(out, r);
 	if (r->focus >= 0) {
 		const struct kmag_cg_node *f = &nodes[r->focus];
-		const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
-		uint32_t first = r->callers ? f->in_first : f->out_first;
-		uint32_t count = r->callers ? f->in_count : f->out_count;
-		uint32_t *idx = malloc((count + 1) * sizeof(*idx)), j, k, all = count;
+		uint32_t all, count, j, *idx = focus_edges(r, &count, &all);
 
 		if (!idx)
 			return -ENOMEM;
-		for (j = 0, k = 0; j < count; j++) {
-			const struct kmag_cg_edge *e = &edges[list[first + j]];
-
-			if (listed_node(r, r->callers ? e->caller : e->callee))
-				idx[k++] = list[first + j];
-		}
-		count = k;
-		/* sort the edges by the report key (insertion sort: lists are short) */
-		for (j = 1; j < count; j++)
-			for (k = j; k > 0 && kmag_stats_value(&edges[idx[k]].st, r->sort) >
-						     kmag_stats_value(&edges[idx[k - 1]].st, r->sort);
-			     k--) {
-				uint32_t t = idx[k];
-
-				idx[k] = idx[k - 1];
-				idx[k - 1] = t;
-			}
 		fprintf(out, "# %s of %s (%" PRIu64 " calls in all)\n#\n",
 			r->callers ? "callers" : "callees", name_of(r, (uint32_t)r->focus), f->st.calls);
 		fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg",
@@ -496,6 +513,52 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 	return ferror(out) ? -EIO : 0;
 }
 
+/*
+ * --callers/--callees as CSV: the edges to or from the focus, one row each,
+ * with the columns of `kmag export -F csv --table edges`.
+ */
+static int csv_focus(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
+	uint32_t all, count, j, *idx = focus_edges(r, &count, &all);
+	static const enum kmag_sort_key cols[] = { KMAG_SORT_TOTAL, KMAG_SORT_SELF, KMAG_SORT_AVG,
+						   KMAG_SORT_MIN, KMAG_SORT_MAX };
+	size_t k;
+
+	if (!idx)
+		return -ENOMEM;
+	fputs("caller,callee,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,interrupt,module", out);
+	if (r->srcline)
+		fputs(",source", out);
+	fputc('\n', out);
+	for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
+		const struct kmag_cg_edge *e = &edges[idx[j]];
+		uint32_t other = r->callers ? e->caller : e->callee;
+
+		kmag_fput_csv_field(out, name_of(r, e->caller));
+		fputc(',', out);
+		kmag_fput_csv_field(out, name_of(r, e->callee));
+		fprintf(out, ",%" PRIu64, e->st.calls);
+		for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			fputc(',', out);
+			if (has_time && e->st.timed)
+				put_u64(out, kmag_stats_value(&e->st, cols[k]));
+		}
+		fprintf(out, ",%" PRIu64 ",%d,", e->st.incomplete, e->flags & KMAG_EDGE_IRQ ? 1 : 0);
+		/* module and source of the listed end, as the text report shows them */
+		kmag_fput_csv_field(out, kmag_symtab_module(r->st, nodes[other].func));
+		if (r->srcline) {
+			fputc(',', out);
+			kmag_fput_csv_field(out, r->srcline(r->srcline_ctx, nodes[other].func));
+		}
+		fputc('\n', out);
+	}
+	free(idx);
+	return ferror(out) ? -EIO : 0;
+}
+
 int kmag_report_csv(FILE *out, const struct kmag_report *r)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
@@ -507,6 +570,10 @@ int kmag_report_csv(FILE *out, const struct kmag_report *r)
 
 	if (!order)
 		return -ENOMEM;
+	if (r->focus >= 0) {
+		free(order);
+		return csv_focus(out, r);
+	}
 	fputs("function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,module", out);
 	if (r->srcline)
 		fputs(",source", out);
