@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define KMAG_VERSION_STRING "0.1.0"
+#include "kmag/version.h"	/* KMAG_VERSION_STRING, generated from meson.build */
 
 /* Returns the library version; a static string. */
 const char *kmag_version(void);
