@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmag/calls.h"
 #include "kmag/export.h"
 #include "kmag/outfile.h"
+#include "kmag/replay.h"
 #include "kmag/report.h"
 #include "kmag/trace.h"
 #include "render-util.h"
@@ -46,7 +46,7 @@ struct named_task {
 struct kmag_chrome {
 	struct kmag_trace *trace;
 	struct kmag_symtab *st;
-	struct kmag_calls *calls;
+	struct kmag_replay *replay;	/* the calls, from the one replay */
 	struct kmag_chrome_opts o;
 	FILE *out;
 	char **paths;			/* parts written */
@@ -371,16 +371,25 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 	return name_track(c, pid, tid);
 }
 
-static int on_call(const struct kmag_call *call, void *ctx)
+/* A call left: one complete ("X") slice, with the replay's start and duration. */
+static int on_call(void *ctx, const struct kmag_call *call, void *data,
+		   const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag_chrome *c = ctx;
 	int32_t pid, tid;
 	const char *name = kmag_symtab_name(c->st, call->func);
 	/* a call begun before the trace is cut at its start (it is marked incomplete) */
-	uint64_t start = call->start_ns > c->origin ? call->start_ns : c->origin;
-	uint64_t end = call->end_ns > start ? call->end_ns : start;
+	uint64_t start = call->start_ns != KMAG_TS_NONE && call->start_ns > c->origin ?
+				 call->start_ns : c->origin;
+	uint64_t end = call->end_ns != KMAG_TS_NONE ? call->end_ns :
+		       call->duration != KMAG_DURATION_NONE ? start + call->duration : start;
 	int ret;
 
+	(void)data, (void)parent, (void)parent_data;
+	if (call->func == KMAG_FUNC_NONE)
+		return 0;	/* a placeholder no exit named: nothing to draw */
+	if (end < start)
+		end = start;
 	track_ids(call->pid, call->cpu, &pid, &tid);
 	ret = maybe_split(c);
 	if (!ret)
@@ -395,16 +404,19 @@ static int on_call(const struct kmag_call *call, void *ctx)
 	sb_printf(&c->buf, ",\"dur\":");
 	sb_us(&c->buf, end - start);
 	sb_printf(&c->buf, ",\"pid\":%d,\"tid\":%d", pid, tid);
-	if (call->flags)
+	if (call->flags & KMAG_CALL_INCOMPLETE)
 		sb_printf(&c->buf, ",\"args\":{\"incomplete\":\"%s\"}",
 			  call->flags & KMAG_CALL_NO_ENTRY ? "entry not in the trace" :
-							     "exit not in the trace");
+			  call->flags & KMAG_CALL_NO_EXIT ? "exit not in the trace" :
+							    "events were lost during the call");
 	sb_printf(&c->buf, "}");
 	c->stats.calls++;
-	if (call->flags)
+	if (call->flags & KMAG_CALL_INCOMPLETE)
 		c->stats.incomplete++;
 	return emit(c);
 }
+
+static const struct kmag_replay_ops chrome_ops = { .leave = on_call };
 
 struct kmag_chrome *kmag_chrome_new(struct kmag_trace *t, const struct kmag_chrome_opts *o,
 				    struct kmag_err *err)
@@ -419,10 +431,11 @@ struct kmag_chrome *kmag_chrome_new(struct kmag_trace *t, const struct kmag_chro
 	c->st = kmag_trace_symtab(t);
 	c->o = *o;
 	c->origin = KMAG_TS_NONE;
-	c->calls = kmag_calls_new(on_call, c);
-	if (!c->calls || (!o->path && !o->stream)) {
-		kmag_err_set(err, c->calls ? EINVAL : ENOMEM,
-			     c->calls ? "no output given for the Chrome export" : "out of memory");
+	c->replay = kmag_replay_new();
+	if (!c->replay || kmag_replay_subscribe(c->replay, &chrome_ops, c) ||
+	    (!o->path && !o->stream)) {
+		kmag_err_set(err, c->replay ? EINVAL : ENOMEM,
+			     c->replay ? "no output given for the Chrome export" : "out of memory");
 		kmag_chrome_free(c);
 		return NULL;
 	}
@@ -503,7 +516,7 @@ int kmag_chrome_event_fn(const struct kmag_event *ev, void *ctx)
 		ret = maybe_split(c);
 		return ret ? ret : instant(c, ev);
 	}
-	ret = kmag_calls_add(c->calls, ev);
+	ret = kmag_replay_add(c->replay, ev);
 	if (ret && !c->failed)
 		fail(c, -ret, "export", "the calls");
 	return ret;
@@ -515,8 +528,8 @@ int kmag_chrome_finish(struct kmag_chrome *c, struct kmag_err *err)
 	unsigned i;
 
 	if (!ret)
-		ret = kmag_calls_finish(c->calls,
-					c->origin == KMAG_TS_NONE ? KMAG_TS_NONE : c->last_ts);
+		ret = kmag_replay_finish(c->replay,
+					 c->origin == KMAG_TS_NONE ? KMAG_TS_NONE : c->last_ts);
 	if (!ret && !c->out && !c->stats.parts)
 		ret = part_open(c);	/* a stream that saw no event */
 	if (c->out) {
@@ -568,7 +581,7 @@ void kmag_chrome_free(struct kmag_chrome *c)
 	}
 	free(c->files);
 	free(c->paths);
-	kmag_calls_free(c->calls);
+	kmag_replay_free(c->replay);
 	free(c->named);
 	free(c->buf.s);
 	free(c);

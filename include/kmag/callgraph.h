@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "replay.h"
 #include "symtab.h"
 
 #ifdef __cplusplus
@@ -89,8 +90,17 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts);
 /* Frees @cg. Accepts NULL. */
 void kmag_cg_free(struct kmag_cg *cg);
 
-/* Feeds one event. Returns 0 or -ENOMEM. Events must arrive in time order per task. */
+/*
+ * Feeds one event to the graph's replay (replay.h). Returns 0, -ENOMEM, or
+ * the error of another subscriber. Events must arrive in time order per task.
+ */
 int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev);
+/*
+ * The replay that feeds @cg (borrowed, owned by @cg): other views subscribe
+ * to it before the first event, so they see exactly the graph's calls.
+ * kmag_cg_finish() finishes it.
+ */
+struct kmag_replay *kmag_cg_replay(struct kmag_cg *cg);
 /* kmag_event_fn adapter: @ctx is the struct kmag_cg *. */
 int kmag_cg_event_fn(const struct kmag_event *ev, void *ctx);
 

@@ -4,35 +4,23 @@
  *
  * function tracer: each event is one call of func from parent.
  *
- * function_graph: events are replayed on one stack per task (the kernel
- * keeps one return stack per task; interrupts nest on the interrupted task's
- * stack, which the depth field reflects). The depth field, not just the order
- * of events, decides where a call sits, so missing records cannot shift the
- * rest of a stack:
- *   - an entry at depth d closes any open frames at depth >= d (their exits
- *     were lost) and, if frames below d are missing (trace started mid-call
- *     or records were lost), fills them with placeholders;
- *   - an exit at depth d completes the frame at depth d; if that frame is a
- *     placeholder, the exit names it, and the child edges recorded under it
- *     are attributed to the now-known function.
+ * function_graph: the graph subscribes to the one replay (replay.c), which
+ * turns entries and exits into calls on per-task stacks. A call is counted
+ * on its node, on the edge from its caller and on its calling-context path
+ * when it opens, and its time when it leaves. A placeholder call (its entry
+ * came before the trace or was lost) has no function until its exit names
+ * it; the calls made under it are kept as pending records and attributed to
+ * the edges from the now-known function then.
  * Calls whose entry, exit or caller is missing are counted as incomplete.
  * Durations come from the kernel (calltime/rettime or the printed duration).
  */
 #define PR_DOMAIN "callgraph"
 #include "internal.h"
 #include "kmag/callgraph.h"
+#include "kmag/replay.h"
 #include "util/u64map.h"
 
 #define NONE32 UINT32_MAX
-#define MAX_DEPTH 512		/* deeper placeholders are not worth keeping */
-#define RECURSION_SCAN 64
-
-enum frame_flags {
-	FR_PLACEHOLDER = 1u << 0,	/* entry not seen: function unknown until its exit */
-	FR_RECURSIVE = 1u << 1,		/* an outer frame runs the same function */
-	FR_TAINTED = 1u << 2,		/* events were lost while this frame was open */
-	FR_IRQ = 1u << 3,		/* runs in interrupt context */
-};
 
 /* A child call recorded under a placeholder frame, attributed once it is named. */
 struct pending {
@@ -42,24 +30,14 @@ struct pending {
 	struct kmag_cg_stats st;
 };
 
+/* The graph's data on each open call of the replay. */
 struct frame {
 	uint32_t node;		/* node index, NONE32 for a placeholder */
 	uint32_t edge;		/* edge from the parent frame, NONE32 if none */
 	uint32_t pend;		/* pending record in the parent placeholder, NONE32 if none */
 	uint32_t pend_head;	/* this placeholder's pending child records */
 	uint32_t cct;		/* calling-context node, 0 = none */
-	uint32_t flags;
-	int32_t depth;
-	uint64_t entry_ts;
-	uint64_t child_ns;	/* time of completed children */
 	uint32_t last_callee, last_edge;	/* one-entry cache for repeated calls */
-	uint64_t active;	/* bloom set of the nodes of this frame and all below it */
-};
-
-struct task {
-	struct frame *frames;
-	uint32_t nr, cap;
-	int32_t last_cpu;
 };
 
 struct kmag_cg {
@@ -77,11 +55,7 @@ struct kmag_cg {
 	} ecache[4096];			/* direct-mapped front of edge_index: the hot path */
 	uint32_t *out, *in;		/* adjacency, built by finish */
 
-	struct task *tasks;
-	size_t nr_tasks, cap_tasks;
-	struct u64map task_index;	/* key -> task */
-	uint64_t last_task_key;
-	struct task *last_task;
+	struct kmag_replay *replay;	/* owned; feeds the graph */
 
 	struct pending *pend;
 	size_t nr_pend, cap_pend;
@@ -127,6 +101,8 @@ static void stats_merge(struct kmag_cg_stats *d, const struct kmag_cg_stats *s)
 		d->max_ns = s->max_ns;
 }
 
+static const struct kmag_replay_ops graph_ops;
+
 struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 {
 	struct kmag_cg *cg = calloc(1, sizeof(*cg));
@@ -135,16 +111,21 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 		return NULL;
 	if (opts)
 		cg->opts = *opts;
+	cg->replay = kmag_replay_new();
+	if (!cg->replay || kmag_replay_subscribe(cg->replay, &graph_ops, cg)) {
+		kmag_replay_free(cg->replay);
+		free(cg);
+		return NULL;
+	}
 	u64map_init(&cg->edge_index);
-	u64map_init(&cg->task_index);
 	u64map_init(&cg->cct_index);
 	u64map_init(&cg->evcount_index);
-	cg->last_task_key = UINT64_MAX;
 	cg->pend_free = NONE32;
 	if (cg->opts.build_cct) {
 		/* index 0: the root of all paths */
 		cg->cct = calloc(64, sizeof(*cg->cct));
 		if (!cg->cct) {
+			kmag_replay_free(cg->replay);
 			free(cg);
 			return NULL;
 		}
@@ -158,13 +139,9 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 
 void kmag_cg_free(struct kmag_cg *cg)
 {
-	size_t i;
-
 	if (!cg)
 		return;
-	for (i = 0; i < cg->nr_tasks; i++)
-		free(cg->tasks[i].frames);
-	free(cg->tasks);
+	kmag_replay_free(cg->replay);
 	free(cg->nodes);
 	free(cg->node_of_func);
 	free(cg->edges);
@@ -173,7 +150,6 @@ void kmag_cg_free(struct kmag_cg *cg)
 	free(cg->pend);
 	free(cg->cct);
 	u64map_release(&cg->edge_index);
-	u64map_release(&cg->task_index);
 	u64map_release(&cg->cct_index);
 	u64map_release(&cg->evcount_index);
 	free(cg->evcounts);
@@ -323,183 +299,104 @@ static void pend_flush(struct kmag_cg *cg, struct frame *f, uint32_t named)
 	f->pend_head = NONE32;
 }
 
-/* ---- tasks ---- */
+/* ---- the replay's calls ---- */
 
-static struct task *task_get(struct kmag_cg *cg, const struct kmag_event *ev)
+static bool in_irq(const struct kmag_call *c)
 {
-	uint64_t key;
-	uint64_t *slot;
-	bool inserted;
-
-	/* the idle task is pid 0 on every CPU, each with its own stack */
-	if (ev->pid > 0)
-		key = (uint64_t)(uint32_t)ev->pid;
-	else
-		key = 1ull << 32 | (uint32_t)(ev->cpu + 1);
-	if (key == cg->last_task_key)
-		return cg->last_task;
-	slot = u64map_upsert(&cg->task_index, key, cg->nr_tasks, &inserted);
-	if (!slot)
-		return NULL;
-	if (inserted) {
-		if (kmag__grow(&cg->tasks, &cg->cap_tasks, cg->nr_tasks + 1, sizeof(*cg->tasks)))
-			return NULL;
-		memset(&cg->tasks[cg->nr_tasks], 0, sizeof(struct task));
-		cg->nr_tasks++;
-		cg->sum.tasks++;
-	}
-	cg->last_task_key = key;
-	cg->last_task = &cg->tasks[*slot];
-	return cg->last_task;
+	return c->ctx & (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI);
 }
 
-static struct frame *frame_push(struct task *t)
+/* Counts call @node on the edge from its parent frame (or the parent's pending list). */
+static int count_edge(struct kmag_cg *cg, struct frame *f, uint32_t node, struct frame *pf,
+		      uint32_t eflags)
 {
-	struct frame *f;
+	uint32_t e;
 
-	if (t->nr == t->cap) {
-		size_t cap = t->cap;
-
-		if (kmag__grow(&t->frames, &cap, (size_t)t->nr + 1, sizeof(*t->frames)))
-			return NULL;
-		t->cap = (uint32_t)cap;
-	}
-	f = &t->frames[t->nr++];
-	memset(f, 0, sizeof(*f));
-	f->node = f->edge = f->pend = f->pend_head = NONE32;
-	f->last_callee = f->last_edge = NONE32;
-	return f;
-}
-
-/* Closes the top frame without an exit: its call stays counted, as incomplete. */
-static void frame_abandon(struct kmag_cg *cg, struct task *t)
-{
-	struct frame *f = &t->frames[--t->nr];
-	struct frame *parent = t->nr ? &t->frames[t->nr - 1] : NULL;
-
-	if (f->flags & FR_PLACEHOLDER) {
-		pend_flush(cg, f, NONE32);
-		return;
-	}
-	cg->nodes[f->node].st.incomplete++;
-	if (f->edge != NONE32)
-		cg->edges[f->edge].st.incomplete++;
-	else if (f->pend != NONE32 && parent && (parent->flags & FR_PLACEHOLDER))
-		cg->pend[f->pend].st.incomplete++;
-	if (f->cct)
-		cg->cct[f->cct].st.incomplete++;
-	cg->sum.unfinished_entries++;
-}
-
-/* Makes the stack hold frames exactly up to depth @depth - 1. */
-static int stack_fit(struct kmag_cg *cg, struct task *t, int32_t depth)
-{
-	while (t->nr && t->frames[t->nr - 1].depth >= depth)
-		frame_abandon(cg, t);
-	if (depth > MAX_DEPTH)
-		depth = MAX_DEPTH;
-	/* missing levels below: placeholders, named later by their exits */
-	while ((int32_t)(t->nr ? t->frames[t->nr - 1].depth + 1 : 0) < depth) {
-		int32_t d = t->nr ? t->frames[t->nr - 1].depth + 1 : 0;
-		uint32_t parent_cct = t->nr ? t->frames[t->nr - 1].cct : 0;
-		uint64_t active = t->nr ? t->frames[t->nr - 1].active : 0;
-		struct frame *f = frame_push(t);
-
-		if (!f)
+	if (pf->node == NONE32) {
+		f->pend = pend_new(cg, pf, node, eflags);
+		if (f->pend == NONE32)
 			return -ENOMEM;
-		f->active = active;
-		f->flags = FR_PLACEHOLDER;
-		f->depth = d;
-		f->entry_ts = KMAG_TS_NONE;
-		f->cct = cg->opts.build_cct ? cct_child(cg, parent_cct, KMAG_FUNC_NONE) : 0;
+		cg->pend[f->pend].st.calls++;
+		return 0;
 	}
+	if (pf->last_callee == node) {
+		e = pf->last_edge;
+	} else {
+		e = edge_get(cg, pf->node, node);
+		if (e == NONE32)
+			return -ENOMEM;
+		pf->last_callee = node;
+		pf->last_edge = e;
+	}
+	f->edge = e;
+	cg->edges[e].st.calls++;
+	cg->edges[e].flags |= eflags;
 	return 0;
 }
 
-static int graph_entry(struct kmag_cg *cg, const struct kmag_event *ev)
+static int on_enter(void *ctx, const struct kmag_call *call, void *data,
+		    const struct kmag_call *parent, void *parent_data)
 {
-	struct task *t = task_get(cg, ev);
-	struct frame *f, *parent;
-	uint32_t node = node_get(cg, ev->func);
-	int32_t depth;
-	uint32_t i, flags = 0;
+	struct kmag_cg *cg = ctx;
+	struct frame *f = data, *pf = parent_data;
+	uint32_t parent_cct = pf ? pf->cct : 0;
 	int ret;
 
-	if (!t || node == NONE32)
+	f->node = f->edge = f->pend = f->pend_head = NONE32;
+	f->last_callee = f->last_edge = NONE32;
+	f->cct = cg->opts.build_cct ? cct_child(cg, parent_cct, call->func) : 0;
+	if (call->func == KMAG_FUNC_NONE)
+		return 0;	/* a placeholder: counted when its exit names it */
+	f->node = node_get(cg, call->func);
+	if (f->node == NONE32)
 		return -ENOMEM;
-	t->last_cpu = ev->cpu;
-	depth = ev->depth >= 0 ? ev->depth : (t->nr ? t->frames[t->nr - 1].depth + 1 : 0);
-	ret = stack_fit(cg, t, depth);
-	if (ret)
-		return ret;
-	if (ev->ctx & (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI))
-		flags |= FR_IRQ;
-	f = frame_push(t);
-	if (!f)
-		return -ENOMEM;
-	parent = t->nr > 1 ? &t->frames[t->nr - 2] : NULL;	/* push may have moved frames */
-	f->node = node;
-	f->depth = depth;
-	f->entry_ts = ev->ts;
-	f->flags = flags;
-	cg->nodes[node].st.calls++;
-	/* recursion: scan the stack only when the bloom set says it is possible */
-	f->active = (parent ? parent->active : 0) | 1ull << (node & 63);
-	if (parent && (parent->active & 1ull << (node & 63)))
-		for (i = t->nr - 1; i-- > 0 && t->nr - 1 - i <= RECURSION_SCAN;)
-			if (t->frames[i].node == node) {
-				f->flags |= FR_RECURSIVE;
-				break;
-			}
-	if (parent) {
-		uint32_t eflags = (flags & FR_IRQ) && !(parent->flags & FR_IRQ) ? KMAG_EDGE_IRQ : 0;
-
-		if (parent->flags & FR_PLACEHOLDER) {
-			f->pend = pend_new(cg, parent, node, eflags);
-			if (f->pend == NONE32)
-				return -ENOMEM;
-			cg->pend[f->pend].st.calls++;
-		} else {
-			uint32_t e;
-
-			if (parent->last_callee == node) {
-				e = parent->last_edge;
-			} else {
-				e = edge_get(cg, parent->node, node);
-				if (e == NONE32)
-					return -ENOMEM;
-				parent->last_callee = node;
-				parent->last_edge = e;
-			}
-			f->edge = e;
-			cg->edges[e].st.calls++;
-			cg->edges[e].flags |= eflags;
-		}
-		f->cct = cg->opts.build_cct ? cct_child(cg, parent->cct, ev->func) : 0;
-	} else {
-		f->cct = cg->opts.build_cct ? cct_child(cg, 0, ev->func) : 0;
-	}
+	cg->nodes[f->node].st.calls++;
 	if (f->cct)
 		cg->cct[f->cct].st.calls++;
-	return 0;
+	if (!pf)
+		return 0;
+	ret = count_edge(cg, f, f->node, pf,
+			 in_irq(call) && !in_irq(parent) ? KMAG_EDGE_IRQ : 0);
+	return ret;
 }
 
-/* Completes the top frame with @dur (or KMAG_DURATION_NONE). */
-static void frame_complete(struct kmag_cg *cg, struct task *t, uint64_t dur, bool incomplete)
+static int on_named(void *ctx, const struct kmag_call *call, void *data,
+		    const struct kmag_call *parent, void *parent_data)
 {
-	struct frame *f = &t->frames[--t->nr];
-	struct frame *parent = t->nr ? &t->frames[t->nr - 1] : NULL;
-	struct kmag_cg_node *n = &cg->nodes[f->node];
-	struct kmag_cg_stats *es = NULL;
-	uint64_t self = 0;
+	struct kmag_cg *cg = ctx;
+	struct frame *f = data, *pf = parent_data;
+	uint32_t node = node_get(cg, call->func);
 
-	if (f->flags & FR_TAINTED)
-		incomplete = true;
+	if (node == NONE32)
+		return -ENOMEM;
+	pend_flush(cg, f, node);
+	f->node = node;
+	cg->nodes[node].st.calls++;
+	/* the path was recorded as unknown; keep it so (no re-parenting) */
+	if (f->cct)
+		cg->cct[f->cct].st.calls++;
+	return pf ? count_edge(cg, f, node, pf, 0) : 0;
+}
+
+static int on_leave(void *ctx, const struct kmag_call *call, void *data,
+		    const struct kmag_call *parent, void *parent_data)
+{
+	struct kmag_cg *cg = ctx;
+	struct frame *f = data, *pf = parent_data;
+	struct kmag_cg_node *n;
+	struct kmag_cg_stats *es = NULL;
+	uint64_t dur = call->duration, self;
+
+	if (f->node == NONE32) {	/* a placeholder no exit named */
+		pend_flush(cg, f, NONE32);
+		return 0;
+	}
+	n = &cg->nodes[f->node];
 	if (f->edge != NONE32)
 		es = &cg->edges[f->edge].st;
-	else if (f->pend != NONE32 && parent && (parent->flags & FR_PLACEHOLDER))
+	else if (f->pend != NONE32 && pf && pf->node == NONE32)
 		es = &cg->pend[f->pend].st;
-	if (incomplete) {
+	if (call->flags & KMAG_CALL_INCOMPLETE) {
 		n->st.incomplete++;
 		if (es)
 			es->incomplete++;
@@ -507,10 +404,10 @@ static void frame_complete(struct kmag_cg *cg, struct task *t, uint64_t dur, boo
 			cg->cct[f->cct].st.incomplete++;
 	}
 	if (dur == KMAG_DURATION_NONE)
-		return;
-	self = dur > f->child_ns ? dur - f->child_ns : 0;
+		return 0;
+	self = kmag_call_self(call);
 	stats_time(&n->st, dur);
-	if (!(f->flags & FR_RECURSIVE))
+	if (!(call->flags & KMAG_CALL_RECURSIVE))
 		n->st.total_ns += dur;
 	n->st.self_ns += self;
 	if (es) {
@@ -525,121 +422,20 @@ static void frame_complete(struct kmag_cg *cg, struct task *t, uint64_t dur, boo
 		cs->total_ns += dur;
 		cs->self_ns += self;
 	}
-	if (parent)
-		parent->child_ns += dur;
 	cg->sum.has_time = true;
-}
-
-static uint64_t exit_duration(const struct kmag_event *ev, const struct frame *f)
-{
-	if (ev->duration != KMAG_DURATION_NONE)
-		return ev->duration;
-	if (f && f->entry_ts != KMAG_TS_NONE && ev->ts != KMAG_TS_NONE && ev->ts >= f->entry_ts)
-		return ev->ts - f->entry_ts;
-	return KMAG_DURATION_NONE;
-}
-
-static int graph_exit(struct kmag_cg *cg, const struct kmag_event *ev)
-{
-	struct task *t = task_get(cg, ev);
-	struct frame *f;
-	int32_t depth;
-
-	if (!t)
-		return -ENOMEM;
-	t->last_cpu = ev->cpu;
-	depth = ev->depth >= 0 ? ev->depth : (t->nr ? t->frames[t->nr - 1].depth : 0);
-	/* frames above the returning one lost their exits */
-	while (t->nr && t->frames[t->nr - 1].depth > depth)
-		frame_abandon(cg, t);
-	f = t->nr ? &t->frames[t->nr - 1] : NULL;
-	if (f && f->depth == depth) {
-		uint32_t node;
-
-		if (f->flags & FR_PLACEHOLDER) {
-			/* the exit names a call whose entry came before the trace (or was lost) */
-			struct frame *parent = t->nr > 1 ? &t->frames[t->nr - 2] : NULL;
-
-			if (ev->func == KMAG_FUNC_NONE) {
-				frame_abandon(cg, t);
-				cg->sum.unmatched_exits++;
-				return 0;
-			}
-			node = node_get(cg, ev->func);
-			if (node == NONE32)
-				return -ENOMEM;
-			pend_flush(cg, f, node);
-			f->node = node;
-			f->flags &= ~FR_PLACEHOLDER;
-			cg->nodes[node].st.calls++;
-			cg->sum.unmatched_exits++;
-			if (parent && !(parent->flags & FR_PLACEHOLDER)) {
-				f->edge = edge_get(cg, parent->node, node);
-				if (f->edge == NONE32)
-					return -ENOMEM;
-				cg->edges[f->edge].st.calls++;
-			} else if (parent) {
-				f->pend = pend_new(cg, parent, node, 0);
-				if (f->pend == NONE32)
-					return -ENOMEM;
-				cg->pend[f->pend].st.calls++;
-			}
-			if (f->cct) {
-				/* the path was recorded as unknown; keep it so (no re-parenting) */
-				cg->cct[f->cct].st.calls++;
-			}
-			frame_complete(cg, t, exit_duration(ev, NULL), true);
-			return 0;
-		}
-		if (ev->func == KMAG_FUNC_NONE || cg->nodes[f->node].func == ev->func) {
-			frame_complete(cg, t, exit_duration(ev, f), false);
-			return 0;
-		}
-		/* a different function returned at this depth: records were lost */
-		frame_abandon(cg, t);
-	}
-	/* no frame at this depth: an exit without a seen entry */
-	cg->sum.unmatched_exits++;
-	if (ev->func == KMAG_FUNC_NONE)
-		return 0;
-	{
-		uint32_t node = node_get(cg, ev->func);
-		struct frame *parent = t->nr && t->frames[t->nr - 1].depth == depth - 1 ?
-					       &t->frames[t->nr - 1] : NULL;
-		struct frame *nf;
-		uint32_t parent_cct = parent ? parent->cct : 0;
-
-		if (node == NONE32)
-			return -ENOMEM;
-		cg->nodes[node].st.calls++;
-		nf = frame_push(t);
-		if (!nf)
-			return -ENOMEM;
-		parent = t->nr > 1 && t->frames[t->nr - 2].depth == depth - 1 ? &t->frames[t->nr - 2] :
-										   NULL;
-		nf->node = node;
-		nf->depth = depth;
-		nf->entry_ts = KMAG_TS_NONE;
-		if (parent && !(parent->flags & FR_PLACEHOLDER)) {
-			nf->edge = edge_get(cg, parent->node, node);
-			if (nf->edge == NONE32)
-				return -ENOMEM;
-			cg->edges[nf->edge].st.calls++;
-		} else if (parent) {
-			nf->pend = pend_new(cg, parent, node, 0);
-			if (nf->pend == NONE32)
-				return -ENOMEM;
-			cg->pend[nf->pend].st.calls++;
-		}
-		if (cg->opts.build_cct) {
-			nf->cct = cct_child(cg, parent_cct, ev->func);
-			if (nf->cct)
-				cg->cct[nf->cct].st.calls++;
-		}
-		frame_complete(cg, t, exit_duration(ev, NULL), true);
-	}
+	(void)parent;
 	return 0;
 }
+
+static int on_event(void *ctx, const struct kmag_event *ev);
+
+static const struct kmag_replay_ops graph_ops = {
+	.data_size = sizeof(struct frame),
+	.enter = on_enter,
+	.named = on_named,
+	.leave = on_leave,
+	.event = on_event,
+};
 
 static int function_call(struct kmag_cg *cg, const struct kmag_event *ev)
 {
@@ -664,22 +460,6 @@ static int function_call(struct kmag_cg *cg, const struct kmag_event *ev)
 	return 0;
 }
 
-/* Events were lost on a CPU: every open frame of a task last seen there is suspect. */
-static void lost_on_cpu(struct kmag_cg *cg, int cpu)
-{
-	size_t i;
-	uint32_t j;
-
-	for (i = 0; i < cg->nr_tasks; i++) {
-		struct task *t = &cg->tasks[i];
-
-		if (t->last_cpu != cpu && cpu >= 0)
-			continue;
-		for (j = 0; j < t->nr; j++)
-			t->frames[j].flags |= FR_TAINTED;
-	}
-}
-
 static int count_event(struct kmag_cg *cg, const struct kmag_event *ev)
 {
 	static const char unknown[] = "(unknown event)";
@@ -701,26 +481,18 @@ static int count_event(struct kmag_cg *cg, const struct kmag_event *ev)
 	return 0;
 }
 
-int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev)
+/* The replay's other events: function tracer calls, lost markers, other events. */
+static int on_event(void *ctx, const struct kmag_event *ev)
 {
+	struct kmag_cg *cg = ctx;
+
 	cg->sum.events++;
 	switch (ev->type) {
 	case KMAG_EV_FUNC:
 		cg->sum.func_events++;
 		return function_call(cg, ev);
-	case KMAG_EV_GRAPH_ENTRY:
-		cg->sum.func_events++;
-		cg->sum.has_stacks = true;
-		if (ev->func == KMAG_FUNC_NONE)
-			return 0;
-		return graph_entry(cg, ev);
-	case KMAG_EV_GRAPH_EXIT:
-		cg->sum.func_events++;
-		cg->sum.has_stacks = true;
-		return graph_exit(cg, ev);
 	case KMAG_EV_LOST:
 		cg->sum.lost_markers++;
-		lost_on_cpu(cg, ev->cpu);
 		return 0;
 	case KMAG_EV_OTHER:
 		cg->sum.other_events++;
@@ -728,6 +500,16 @@ int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev)
 	default:
 		return 0;
 	}
+}
+
+int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev)
+{
+	return kmag_replay_add(cg->replay, ev);
+}
+
+struct kmag_replay *kmag_cg_replay(struct kmag_cg *cg)
+{
+	return cg->replay;
 }
 
 int kmag_cg_event_fn(const struct kmag_event *ev, void *ctx)
@@ -740,14 +522,20 @@ int kmag_cg_finish(struct kmag_cg *cg)
 	size_t i;
 	uint32_t *pos;
 
+	const struct kmag_replay_stats *rs = kmag_replay_stats(cg->replay);
+	int ret;
+
 	if (cg->finished)
 		return 0;
-	for (i = 0; i < cg->nr_tasks; i++) {
-		struct task *t = &cg->tasks[i];
-
-		while (t->nr)
-			frame_abandon(cg, t);
-	}
+	ret = kmag_replay_finish(cg->replay, KMAG_TS_NONE);
+	if (ret)
+		return ret;
+	cg->sum.events += rs->graph_events;
+	cg->sum.func_events += rs->graph_events;
+	cg->sum.has_stacks = rs->graph_events > 0;
+	cg->sum.unmatched_exits = rs->unmatched_exits;
+	cg->sum.unfinished_entries = rs->unfinished_entries;
+	cg->sum.tasks = rs->tasks;
 	cg->out = calloc(cg->nr_edges + 1, sizeof(uint32_t));
 	cg->in = calloc(cg->nr_edges + 1, sizeof(uint32_t));
 	pos = calloc(cg->nr_nodes + 1, sizeof(uint32_t));

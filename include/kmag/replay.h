@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.h - the one function_graph replay: entry and exit events turned
+ * into calls.
+ *
+ * Every view of a function_graph trace (the call graph and its calling-
+ * context tree, report, the slowest calls, flame graphs, the Chrome export,
+ * focused pictures, per-call views) subscribes to this engine instead of
+ * keeping its own stacks, so they all see the same calls:
+ *
+ *   - one stack per task, keyed by kmag_task_key(): the task id, except for
+ *     the idle task (pid 0), which runs on every CPU with a stack per CPU,
+ *     and events without a task id, which get one stack per CPU too;
+ *   - the depth field, not only the order of events, places a call, so lost
+ *     records cannot shift the rest of a stack: an entry at depth d ends the
+ *     open calls at depth >= d (their exits were lost: NO_EXIT) and, when
+ *     levels below d are missing (the trace started mid-call, records were
+ *     lost), opens placeholder calls for them whose function is unknown until
+ *     their exit names them (NO_ENTRY);
+ *   - an exit at depth d ends the calls above d (NO_EXIT) and completes the
+ *     call at d; an exit with no call open at its depth is a call whose entry
+ *     the trace does not have (NO_ENTRY), its parent being the call open at
+ *     d - 1 if there is one;
+ *   - lost events on a CPU mark every call open on a task last seen there
+ *     (LOST); the end of the trace ends every open call (NO_EXIT);
+ *   - a call's duration is the kernel's (rettime - calltime) when the exit
+ *     carries it, else the difference of the entry and exit timestamps;
+ *     calls ended without their exit have no duration. Its start and end
+ *     are the kernel's calltime and calltime + duration when the exit
+ *     carries them (so calls nest as the kernel measured them and a
+ *     timeline adds up to the same durations as the tables), else the entry
+ *     and exit timestamps. Self time is the duration less the durations of
+ *     the calls it made.
+ *
+ * Memory grows with the number of tasks and their stack depth, never with
+ * the trace length.
+ */
+#ifndef KMAG_REPLAY_H
+#define KMAG_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The one key of a task's stack (see above). */
+static inline uint64_t kmag_task_key(int32_t pid, int32_t cpu)
+{
+	if (pid > 0)
+		return (uint32_t)pid;
+	return 1ull << 32 | (uint64_t)(pid < 0) << 33 | (uint32_t)(cpu + 1);
+}
+
+enum kmag_call_flags {
+	KMAG_CALL_NO_ENTRY = 1u << 0,	/* entry not in the trace */
+	KMAG_CALL_NO_EXIT = 1u << 1,	/* exit not in the trace: ended when found gone */
+	KMAG_CALL_LOST = 1u << 2,	/* events were lost while it was open */
+	KMAG_CALL_RECURSIVE = 1u << 3,	/* an outer open call runs the same function */
+};
+/* A call the trace does not show whole. */
+#define KMAG_CALL_INCOMPLETE (KMAG_CALL_NO_ENTRY | KMAG_CALL_NO_EXIT | KMAG_CALL_LOST)
+
+struct kmag_call {
+	kmag_func_t func;	/* KMAG_FUNC_NONE: a placeholder no exit has named (yet) */
+	int32_t pid;		/* task id (0 = idle task of @cpu), -1 when the input has none */
+	int32_t cpu;		/* CPU of the entry (of the exit when the entry is missing) */
+	int32_t depth;		/* 0 = outermost traced call */
+	uint64_t start_ns;	/* the kernel's calltime, else the entry timestamp, else (no
+				   entry) end less duration kept inside its caller;
+				   KMAG_TS_NONE when unknown */
+	uint64_t end_ns;	/* start + duration, else the exit timestamp, else when the
+				   call was found gone (NO_EXIT); KMAG_TS_NONE while open or
+				   when the input has no time */
+	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT) */
+	uint64_t child_ns;	/* sum of the durations of the calls it made */
+	uint64_t id;		/* 1, 2, ... in the order calls were opened */
+	uint64_t parent_id;	/* id of the calling call, 0 when the trace has none */
+	int64_t retval;		/* valid when has_retval */
+	uint8_t ctx;		/* enum kmag_ctx_flags of the entry (of the exit when missing) */
+	uint8_t flags;		/* enum kmag_call_flags */
+	uint8_t has_retval;
+};
+
+/* Self time of a timed call: its duration less that of the calls it made. */
+static inline uint64_t kmag_call_self(const struct kmag_call *c)
+{
+	return c->duration > c->child_ns ? c->duration - c->child_ns : 0;
+}
+
+/*
+ * A subscriber. Each hook may be NULL; each returns 0 or -errno to stop the
+ * replay. @data is the subscriber's own @data_size bytes kept with each open
+ * call (zeroed when the call opens), @parent/@parent_data the calling call's
+ * (NULL at the bottom of a stack). Calls and data are borrowed for the hook.
+ */
+struct kmag_replay_ops {
+	size_t data_size;
+	/* A call opened: its entry, a placeholder (func NONE), or an exit without entry. */
+	int (*enter)(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data);
+	/* A placeholder's exit named its function (call->func is now set). */
+	int (*named)(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data);
+	/* A call ended, whole or not (see flags). Children always leave before parents. */
+	int (*leave)(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data);
+	/* Every event that is not a function_graph entry or exit (function tracer, lost, other). */
+	int (*event)(void *ctx, const struct kmag_event *ev);
+};
+
+/* Totals of one replay. */
+struct kmag_replay_stats {
+	uint64_t graph_events;		/* function_graph entries and exits fed */
+	uint64_t calls;			/* calls opened (placeholders named later included) */
+	uint64_t unmatched_exits;	/* exits whose entry was never seen */
+	uint64_t unfinished_entries;	/* calls ended without their exit */
+	uint64_t tasks;			/* distinct stacks */
+};
+
+struct kmag_replay;
+
+/* A new replay with no subscribers; free with kmag_replay_free(). NULL on ENOMEM. */
+struct kmag_replay *kmag_replay_new(void);
+/* Frees @r (accepts NULL). Calls still open are dropped without a leave: finish first. */
+void kmag_replay_free(struct kmag_replay *r);
+/*
+ * Adds a subscriber (@ops is borrowed and must outlive @r) before the first
+ * event. Subscribers' hooks run in the order they subscribed. 0, -ENOMEM, or
+ * -EBUSY once events were fed.
+ */
+int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *ops, void *ctx);
+
+/* Feeds one event; events must come in time order per task. 0 or the first error. */
+int kmag_replay_add(struct kmag_replay *r, const struct kmag_event *ev);
+/* kmag_event_fn adapter: @ctx is the struct kmag_replay *. */
+int kmag_replay_event_fn(const struct kmag_event *ev, void *ctx);
+/*
+ * Ends every open call (NO_EXIT) at @end_ns (KMAG_TS_NONE: the last time its
+ * task was seen), innermost first. Call once after the last event.
+ */
+int kmag_replay_finish(struct kmag_replay *r, uint64_t end_ns);
+
+const struct kmag_replay_stats *kmag_replay_stats(const struct kmag_replay *r);
+
+/*
+ * During a hook: the calls open on the current task's stack, outermost first
+ * (index 0); the call being delivered is not among them once it leaves.
+ * Borrowed, valid for the hook only.
+ */
+size_t kmag_replay_nr_open(const struct kmag_replay *r);
+const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_REPLAY_H */
