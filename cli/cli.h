@@ -64,6 +64,9 @@ struct cli_input {
 	/* cli_load_graph(): also sees every event that reaches the call graph, before it */
 	kmag_event_fn tap;
 	void *tap_ctx;
+	/* called once the graph exists, before the first event: other views subscribe to its replay */
+	int (*with_graph)(void *ctx, struct kmag_cg *cg);
+	void *with_graph_ctx;
 	uint64_t min_duration_ns;	/* cli_load_graph(): drop calls shorter than this (0 = keep) */
 };
 

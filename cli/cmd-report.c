@@ -62,9 +62,17 @@ static int extra_tap(const struct kmag_event *ev, void *ctx)
 {
 	struct report_extra *x = ctx;
 
-	if (x->ph.probes)
-		return cli_probe_hits_tap(ev, &x->ph);
-	return x->slowest ? kmag_slowest_add(x->slowest, ev) : 0;
+	return x->ph.probes ? cli_probe_hits_tap(ev, &x->ph) : 0;
+}
+
+/* --slowest: the slowest calls are the graph's own, from its replay */
+static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
+{
+	struct report_extra *x = ctx;
+
+	if (kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	return 0;
 }
 
 /* --slowest N: prints the calls; returns the exit code. */
@@ -175,6 +183,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		x.slowest = kmag_slowest_new(slowest);
 		if (!x.slowest)
 			return cli_error("out of memory");
+		in.with_graph = slowest_with_graph;
+		in.with_graph_ctx = &x;
 	}
 	/* x.ph.probes is made by report_after_open() once the trace is open */
 	in.tap = extra_tap;

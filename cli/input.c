@@ -151,6 +151,10 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		cli_graph_release(g);
 		return cli_error("out of memory");
 	}
+	if (in->with_graph && (ret = in->with_graph(in->with_graph_ctx, g->cg))) {
+		cli_graph_release(g);
+		return ret;
+	}
 	ctx = g->cg;
 	if (in->tap) {
 		chain.cg = g->cg;

@@ -12,7 +12,8 @@
  * decides, so memory grows with the call depth only.
  *
  * kmag_slowest: the N longest calls, each with its call chain (the
- * functions open on its task's stack when it was entered).
+ * functions open on its task's stack when it was entered), as the one
+ * replay (replay.h) delivers them.
  */
 #ifndef KMAG_DURATIONS_H
 #define KMAG_DURATIONS_H
@@ -31,6 +32,7 @@ extern "C" {
 
 struct kmag_trace;
 struct kmag_mindur;
+struct kmag_replay;
 
 /*
  * A filter passing to @next (with @next_ctx) only the calls lasting at
@@ -47,7 +49,7 @@ uint64_t kmag_mindur_dropped(const struct kmag_mindur *m);
 struct kmag_slow_call {
 	kmag_func_t func;
 	uint64_t duration;	/* ns */
-	uint64_t entry_ts;	/* ns, KMAG_TS_NONE if unknown */
+	uint64_t entry_ts;	/* ns, its start (struct kmag_call), KMAG_TS_NONE if unknown */
 	int32_t pid, cpu;
 	int32_t depth;
 	const kmag_func_t *chain;	/* outermost caller first, ending with func */
@@ -60,10 +62,12 @@ struct kmag_slowest;
 /* Keeps the @n (>= 1) longest calls. Free with kmag_slowest_free(). NULL on ENOMEM. */
 struct kmag_slowest *kmag_slowest_new(size_t n);
 void kmag_slowest_free(struct kmag_slowest *s);
-int kmag_slowest_add(struct kmag_slowest *s, const struct kmag_event *ev);
-/* kmag_event_fn: @ctx is the struct kmag_slowest *. */
-int kmag_slowest_event_fn(const struct kmag_event *ev, void *ctx);
-/* Sorts the calls, longest first; call once after the last event. */
+/*
+ * Subscribes @s to the calls of @r (borrowed, must outlive the replay's
+ * events), before the first event. 0 or -errno.
+ */
+int kmag_slowest_subscribe(struct kmag_slowest *s, struct kmag_replay *r);
+/* Sorts the calls, longest first; call once after the replay finished. */
 void kmag_slowest_finish(struct kmag_slowest *s);
 size_t kmag_slowest_count(const struct kmag_slowest *s);
 /* Borrowed, valid until kmag_slowest_free(). */

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * durations.c - the minimum-duration filter and the slowest calls (see
- * include/kmag/durations.h). Both replay function_graph events on one small
- * stack per task, keyed like the call graph's (pid, or CPU for the idle
- * tasks), placed by the depth field so lost records cannot shift a stack.
+ * include/kmag/durations.h). The slowest calls subscribe to the one replay
+ * (replay.c). The minimum-duration filter works on events before any replay
+ * (it decides which entries and exits the replay sees), so it holds entries
+ * back on a small stack of its own, with the replay's task key and its rule
+ * for lost exits: an entry at depth d ends what is open at depth >= d.
  */
 #define PR_DOMAIN "durations"
 #include <math.h>
 
 #include "internal.h"
 #include "kmag/durations.h"
+#include "kmag/replay.h"
 #include "util/u64map.h"
 
 #define MAX_DEPTH 512
 
 static uint64_t task_key(const struct kmag_event *ev)
 {
-	/* every CPU's idle task is pid 0: keep their stacks apart */
-	return ev->pid > 0 ? (uint64_t)(uint32_t)ev->pid : (1ull << 40) | (uint32_t)ev->cpu;
+	return kmag_task_key(ev->pid, ev->cpu);
 }
 
 /* ---- minimum duration ---- */
@@ -137,17 +139,6 @@ int kmag_mindur_event_fn(const struct kmag_event *ev, void *ctx)
 
 /* ---- slowest calls ---- */
 
-struct open_frame {
-	kmag_func_t func;
-	int32_t depth;
-	uint64_t ts;
-};
-
-struct open_stack {
-	struct open_frame *v;
-	size_t n, cap;
-};
-
 struct slot {
 	struct kmag_slow_call pub;
 	kmag_func_t *chain;
@@ -158,9 +149,7 @@ struct kmag_slowest {
 	size_t want;
 	struct slot *heap;		/* min-heap on duration, want entries at most */
 	size_t n;
-	struct u64map index;		/* task key -> stacks index */
-	struct open_stack *stacks;
-	size_t nr, cap;
+	const struct kmag_replay *replay;	/* the calls' source, for their chains */
 	bool sorted;
 };
 
@@ -173,7 +162,6 @@ struct kmag_slowest *kmag_slowest_new(size_t n)
 		return NULL;
 	}
 	s->want = n;
-	u64map_init(&s->index);
 	return s;
 }
 
@@ -185,11 +173,7 @@ void kmag_slowest_free(struct kmag_slowest *s)
 		return;
 	for (i = 0; i < s->want; i++)
 		free(s->heap[i].chain);
-	for (i = 0; i < s->nr; i++)
-		free(s->stacks[i].v);
 	free(s->heap);
-	free(s->stacks);
-	u64map_release(&s->index);
 	free(s);
 }
 
@@ -225,19 +209,24 @@ static void sift_up(struct slot *h, size_t i)
 	}
 }
 
-/* Records call @ev (an exit) with the frames below it on @os. */
-static int keep_call(struct kmag_slowest *s, const struct kmag_event *ev,
-		     const struct open_stack *os, size_t below, uint64_t entry_ts)
+/* A call left: kept if it is among the longest, with the calls open below it. */
+static int on_leave(void *ctx, const struct kmag_call *call, void *data,
+		    const struct kmag_call *parent, void *parent_data)
 {
+	struct kmag_slowest *s = ctx;
+	size_t below = kmag_replay_nr_open(s->replay), i, n = 0;
 	struct slot *sl;
-	size_t i, slot_i;
+	size_t slot_i;
 	int32_t expect = 0;
 	bool partial = false;
 
+	(void)data, (void)parent, (void)parent_data;
+	if (call->duration == KMAG_DURATION_NONE || call->func == KMAG_FUNC_NONE)
+		return 0;
 	if (s->n < s->want) {
 		slot_i = s->n++;
 	} else {
-		if (ev->duration <= s->heap[0].pub.duration)
+		if (call->duration <= s->heap[0].pub.duration)
 			return 0;
 		slot_i = 0;
 	}
@@ -245,16 +234,20 @@ static int keep_call(struct kmag_slowest *s, const struct kmag_event *ev,
 	if (kmag__grow(&sl->chain, &sl->cap_chain, below + 1, sizeof(*sl->chain)))
 		return -ENOMEM;
 	for (i = 0; i < below; i++) {
-		partial |= os->v[i].depth != expect;
-		expect = os->v[i].depth + 1;
-		sl->chain[i] = os->v[i].func;
+		const struct kmag_call *o = kmag_replay_open(s->replay, i);
+
+		/* a caller whose entry the trace does not have leaves a gap */
+		partial |= o->depth != expect || o->func == KMAG_FUNC_NONE;
+		expect = o->depth + 1;
+		if (o->func != KMAG_FUNC_NONE)
+			sl->chain[n++] = o->func;
 	}
-	partial |= expect != ev->depth;
-	sl->chain[below] = ev->func;
+	partial |= expect != call->depth;
+	sl->chain[n++] = call->func;
 	sl->pub = (struct kmag_slow_call){
-		.func = ev->func, .duration = ev->duration, .entry_ts = entry_ts,
-		.pid = ev->pid, .cpu = ev->cpu, .depth = ev->depth, .chain = sl->chain,
-		.nr_chain = below + 1, .chain_partial = partial,
+		.func = call->func, .duration = call->duration, .entry_ts = call->start_ns,
+		.pid = call->pid, .cpu = call->cpu, .depth = call->depth, .chain = sl->chain,
+		.nr_chain = n, .chain_partial = partial,
 	};
 	if (slot_i == 0 && s->n == s->want)
 		sift_down(s->heap, s->n, 0);
@@ -263,55 +256,12 @@ static int keep_call(struct kmag_slowest *s, const struct kmag_event *ev,
 	return 0;
 }
 
-int kmag_slowest_add(struct kmag_slowest *s, const struct kmag_event *ev)
-{
-	struct open_stack *os;
-	bool inserted;
-	uint64_t *v, entry_ts = KMAG_TS_NONE;
-	size_t below;
-	int ret = 0;
+static const struct kmag_replay_ops slowest_ops = { .leave = on_leave };
 
-	if (ev->type != KMAG_EV_GRAPH_ENTRY && ev->type != KMAG_EV_GRAPH_EXIT)
-		return 0;
-	v = u64map_upsert(&s->index, task_key(ev), s->nr, &inserted);
-	if (!v)
-		return -ENOMEM;
-	if (inserted) {
-		if (kmag__grow(&s->stacks, &s->cap, s->nr + 1, sizeof(*s->stacks)))
-			return -ENOMEM;
-		memset(&s->stacks[s->nr], 0, sizeof(s->stacks[0]));
-		s->nr++;
-	}
-	os = &s->stacks[*v];
-	while (os->n && os->v[os->n - 1].depth > ev->depth)
-		os->n--;
-	if (ev->type == KMAG_EV_GRAPH_ENTRY) {
-		if (os->n && os->v[os->n - 1].depth == ev->depth)
-			os->n--;	/* its exit was lost */
-		if (os->n >= MAX_DEPTH)
-			return 0;
-		if (kmag__grow(&os->v, &os->cap, os->n + 1, sizeof(*os->v)))
-			return -ENOMEM;
-		os->v[os->n++] = (struct open_frame){ ev->func, ev->depth, ev->ts };
-		return 0;
-	}
-	below = os->n;
-	if (os->n && os->v[os->n - 1].depth == ev->depth) {
-		below = os->n - 1;
-		entry_ts = os->v[below].ts;
-	}
-	if (ev->duration != KMAG_DURATION_NONE) {
-		if (entry_ts == KMAG_TS_NONE && ev->calltime != KMAG_TS_NONE)
-			entry_ts = ev->calltime;
-		ret = keep_call(s, ev, os, below, entry_ts);
-	}
-	os->n = below;
-	return ret;
-}
-
-int kmag_slowest_event_fn(const struct kmag_event *ev, void *ctx)
+int kmag_slowest_subscribe(struct kmag_slowest *s, struct kmag_replay *r)
 {
-	return kmag_slowest_add(ctx, ev);
+	s->replay = r;
+	return kmag_replay_subscribe(r, &slowest_ops, s);
 }
 
 static int by_duration_desc(const void *a, const void *b)
