@@ -386,8 +386,9 @@ static int on_call(void *ctx, const struct kmag_call *call, void *data,
 	int ret;
 
 	(void)data, (void)parent, (void)parent_data;
+	/* a call whose entry and exit are both missing still holds the calls it made */
 	if (call->func == KMAG_FUNC_NONE)
-		return 0;	/* a placeholder no exit named: nothing to draw */
+		name = "[unknown]";
 	if (end < start)
 		end = start;
 	track_ids(call->pid, call->cpu, &pid, &tid);
@@ -405,10 +406,20 @@ static int on_call(void *ctx, const struct kmag_call *call, void *data,
 	sb_us(&c->buf, end - start);
 	sb_printf(&c->buf, ",\"pid\":%d,\"tid\":%d", pid, tid);
 	if (call->flags & KMAG_CALL_INCOMPLETE)
-		sb_printf(&c->buf, ",\"args\":{\"incomplete\":\"%s\"}",
-			  call->flags & KMAG_CALL_NO_ENTRY ? "entry not in the trace" :
+		sb_printf(&c->buf, ",\"args\":{\"incomplete\":\"%s\"",
 			  call->flags & KMAG_CALL_NO_EXIT ? "exit not in the trace" :
-							    "events were lost during the call");
+			  call->flags & KMAG_CALL_NO_ENTRY ? "entry not in the trace" :
+							     "events were lost during the call");
+	/*
+	 * Where the slice is not the kernel's duration (cut at the start of the
+	 * trace, or widened to hold its calls), say the duration.
+	 */
+	if (call->duration != KMAG_DURATION_NONE && end - start != call->duration)
+		sb_printf(&c->buf, "%s\"duration_ns\":%" PRIu64,
+			  call->flags & KMAG_CALL_INCOMPLETE ? "," : ",\"args\":{", call->duration);
+	if ((call->flags & KMAG_CALL_INCOMPLETE) ||
+	    (call->duration != KMAG_DURATION_NONE && end - start != call->duration))
+		sb_printf(&c->buf, "}");
 	sb_printf(&c->buf, "}");
 	c->stats.calls++;
 	if (call->flags & KMAG_CALL_INCOMPLETE)

@@ -20,7 +20,7 @@
  *   - an exit at depth d ends the calls above d (NO_EXIT) and completes the
  *     call at d; an exit with no call open at its depth is a call whose entry
  *     the trace does not have (NO_ENTRY), its parent being the call open at
- *     d - 1 if there is one;
+ *     d - 1, or a placeholder opened there as for an entry;
  *   - lost events on a CPU mark every call open on a task last seen there
  *     (LOST); the end of the trace ends every open call (NO_EXIT);
  *   - a call's duration is the kernel's (rettime - calltime) when the exit

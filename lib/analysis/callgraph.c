@@ -372,9 +372,16 @@ static int on_named(void *ctx, const struct kmag_call *call, void *data,
 	pend_flush(cg, f, node);
 	f->node = node;
 	cg->nodes[node].st.calls++;
-	/* the path was recorded as unknown; keep it so (no re-parenting) */
-	if (f->cct)
-		cg->cct[f->cct].st.calls++;
+	/*
+	 * Its own calls and time go to the path of the function now named; the
+	 * calls it made stay under the unknown path they were recorded on (no
+	 * re-parenting).
+	 */
+	if (f->cct) {
+		f->cct = cct_child(cg, cg->cct[f->cct].parent, call->func);
+		if (f->cct)
+			cg->cct[f->cct].st.calls++;
+	}
 	return pf ? count_edge(cg, f, node, pf, 0) : 0;
 }
 

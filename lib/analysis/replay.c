@@ -13,29 +13,33 @@
 #define MAX_SUBSCRIBERS 8
 #define MAX_PLACEHOLDER_DEPTH 512	/* deeper missing levels are not worth keeping */
 #define RECURSION_SCAN 64
-#define MAX_TRACKED_DEPTH 4096
 
 enum { FR_PLACEHOLDER = 1u << 0 };
 
+/*
+ * Times on a timeline: a call ends at its exit's timestamp and starts its
+ * duration earlier, kept inside the calls around it: no earlier than @lower
+ * (its caller's start, its previous sibling's end), early enough and late
+ * enough to hold the calls it made. The kernel's durations and the ring
+ * buffer's timestamps come from different clock reads (and, across CPUs,
+ * clocks), so they can disagree by the time it takes to write an event, and
+ * a burst of events can carry one timestamp; these bounds keep a timeline
+ * nested where they do, moving a call later rather than shortening it.
+ */
 struct frame {
 	struct kmag_call call;
 	uint64_t active;	/* bloom set of the functions of this frame and all below */
+	uint64_t lower;		/* earliest start that keeps it inside its caller */
+	uint64_t first_child_start;	/* of the calls it made so far, UINT64_MAX = none */
+	uint64_t last_child_end;	/* of the calls it made so far, 0 = none */
 	uint32_t flags;
 	/* then each subscriber's data, at its offset */
-};
-
-/* What the calls that left at one depth tell about a later call there whose entry is missing. */
-struct level {
-	uint64_t last_end;		/* end of the last call that left at this depth */
-	uint64_t first_child_start;	/* earliest start of the calls that left deeper since
-					   then (UINT64_MAX = none): its children */
 };
 
 struct task {
 	char *frames;		/* nr frames of r->stride bytes */
 	uint32_t nr, cap;
-	struct level *lv;	/* by depth, up to MAX_TRACKED_DEPTH */
-	size_t nr_lv;
+	uint64_t root_last_end;	/* end of the last outermost call */
 	int32_t last_cpu;
 	uint64_t last_ts;
 };
@@ -80,7 +84,6 @@ void kmag_replay_free(struct kmag_replay *r)
 		return;
 	for (i = 0; i < r->nr_tasks; i++) {
 		free(r->tasks[i].frames);
-		free(r->tasks[i].lv);
 	}
 	free(r->tasks);
 	u64map_release(&r->task_index);
@@ -226,6 +229,9 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->call.id = ++r->next_id;
 	f->call.parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0;
 	f->active = p ? p->active : 0;
+	f->lower = !p ? t->root_last_end : p->lower > p->last_child_end ? p->lower :
+									  p->last_child_end;
+	f->first_child_start = UINT64_MAX;
 	return f;
 }
 
@@ -247,53 +253,49 @@ static void frame_name(struct kmag_replay *r, struct task *t, struct frame *f, k
 }
 
 /*
- * Remembers that a call at @depth ran from @start to @end: its end bounds
- * the start of a later call at that depth whose entry is missing, and its
- * start bounds that of a missing-entry call above it, which must contain it.
+ * Ends the top frame of @t at @end: its time (if @dur is known) goes to its
+ * parent, and its start and end bound those of the calls around it.
  */
-static int note_call(struct task *t, int32_t depth, uint64_t start, uint64_t end)
-{
-	size_t old = t->nr_lv, i;
-	uint64_t first;
-
-	if (depth < 0 || depth >= MAX_TRACKED_DEPTH || end == KMAG_TS_NONE)
-		return 0;
-	if ((size_t)depth >= old) {
-		if (kmag__grow(&t->lv, &t->nr_lv, (size_t)depth + 1, sizeof(*t->lv)))
-			return -ENOMEM;
-		for (i = old; i < t->nr_lv; i++)
-			t->lv[i] = (struct level){ 0, UINT64_MAX };
-	}
-	if (start == KMAG_TS_NONE)
-		start = end;
-	first = t->lv[depth].first_child_start < start ? t->lv[depth].first_child_start : start;
-	t->lv[depth] = (struct level){ end, UINT64_MAX };
-	if (depth > 0 && first < t->lv[depth - 1].first_child_start)
-		t->lv[depth - 1].first_child_start = first;
-	return 0;
-}
-
-/* Ends the top frame of @t: its time (if @dur is known) goes to its parent. */
 static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t end, uint64_t dur,
 		       uint8_t flags)
 {
 	struct frame *f = top(r, t);
 	struct frame *p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
-	int ret;
+	struct frame *caller = p && p->call.depth == f->call.depth - 1 ? p : NULL;
 
-	if (p && p->call.depth != f->call.depth - 1)
-		p = NULL;
 	f->call.flags |= flags;
+	/* a call whose entry is missing began no later than the first call it made */
+	if (f->call.start_ns == KMAG_TS_NONE && f->first_child_start != UINT64_MAX)
+		f->call.start_ns = f->first_child_start;
+	if (end != KMAG_TS_NONE) {
+		/* inside its caller, after its previous sibling, around its calls */
+		if (f->call.start_ns != KMAG_TS_NONE && f->call.start_ns < f->lower)
+			f->call.start_ns = f->lower;
+		if (f->call.start_ns != KMAG_TS_NONE && end < f->call.start_ns)
+			end = f->call.start_ns;
+		if (end < f->last_child_end)
+			end = f->last_child_end;
+	}
 	f->call.end_ns = end;
 	f->call.duration = dur;
 	if (flags & KMAG_CALL_NO_EXIT)
 		r->st.unfinished_entries++;
+	/* an enclosing call that is not its caller (levels are missing) still ran it */
 	if (dur != KMAG_DURATION_NONE && p)
 		p->call.child_ns += dur;
+	if (end != KMAG_TS_NONE) {
+		uint64_t start = f->call.start_ns != KMAG_TS_NONE ? f->call.start_ns : end;
+
+		if (!p)
+			t->root_last_end = end;
+		else {
+			p->last_child_end = end;
+			if (start < p->first_child_start)
+				p->first_child_start = start;
+		}
+	}
 	t->nr--;	/* the frame's memory stays valid until the next push */
-	if ((ret = note_call(t, f->call.depth, f->call.start_ns, end)))
-		return ret;
-	return deliver(r, HOOK_LEAVE, f, p);
+	return deliver(r, HOOK_LEAVE, f, caller);
 }
 
 /* Makes the stack of @t hold frames exactly up to depth @depth - 1. */
@@ -358,57 +360,43 @@ static uint64_t exit_duration(const struct kmag_event *ev, uint64_t entry_ts)
 }
 
 /*
- * Start of a call at @depth of @t whose entry is missing, ending with @ev
- * after @dur: the kernel's calltime, or else end less duration, kept nested even where the duration
- * disagrees with the timestamps: not before the call that made it (@p) nor
- * before a call at its depth or above had ended, and early enough to contain
- * the calls that left below it since then.
+ * Sets the start and end of the top frame @f, whose exit @ev came after
+ * @dur (see struct frame): without a timestamp or a duration, the entry's
+ * timestamp (if any) and the exit's.
  */
-static uint64_t missing_start(struct task *t, const struct kmag_event *ev, uint64_t dur,
-			      const struct frame *p, int32_t depth)
+static void exit_times(struct frame *f, const struct kmag_event *ev, uint64_t dur)
 {
 	uint64_t start;
-	size_t d;
 
-	if (ev->calltime != KMAG_TS_NONE && dur != KMAG_DURATION_NONE)
-		return ev->calltime;
-	if (ev->ts == KMAG_TS_NONE)
-		return KMAG_TS_NONE;
-	start = dur == KMAG_DURATION_NONE ? ev->ts : dur <= ev->ts ? ev->ts - dur : 0;
-	if (p && p->call.start_ns != KMAG_TS_NONE && start < p->call.start_ns)
-		start = p->call.start_ns;
-	if (depth < 0)
-		return start;
-	for (d = 0; d <= (size_t)depth && d < t->nr_lv; d++)
-		if (start < t->lv[d].last_end && t->lv[d].last_end <= ev->ts)
-			start = t->lv[d].last_end;
-	for (d = (size_t)depth; d < t->nr_lv; d++)
-		if (t->lv[d].first_child_start < start)
-			start = t->lv[d].first_child_start;
-	for (d = (size_t)depth + 1; d < t->nr_lv; d++)
-		t->lv[d].first_child_start = UINT64_MAX;
-	return start;
+	f->call.end_ns = ev->ts;
+	if (ev->ts == KMAG_TS_NONE || dur == KMAG_DURATION_NONE)
+		return;
+	start = dur <= ev->ts ? ev->ts - dur : 0;
+	if (start > f->first_child_start)
+		start = f->first_child_start;
+	if (start < f->lower) {
+		/*
+		 * A call seen whole but stamped no later than what came before it
+		 * keeps its length and moves later; one whose entry is missing is
+		 * cut (its duration may span calls the trace lost the depth of).
+		 */
+		start = f->lower;
+		if (!(f->call.flags & KMAG_CALL_NO_ENTRY) && f->call.end_ns < start + dur)
+			f->call.end_ns = start + dur;
+	}
+	f->call.start_ns = start;
 }
 
-/*
- * Completes the top frame, whose exit is @ev: with the kernel's own times
- * when the exit carries them (calltime, calltime + duration: they nest as the
- * kernel measured, and every view then adds up the same durations), else
- * the entry and exit timestamps.
- */
+/* Completes the top frame, whose exit is @ev, after @dur. */
 static int complete(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
 		    uint64_t dur)
 {
 	struct frame *f = top(r, t);
-	uint64_t end = ev->ts;
 
-	if (ev->calltime != KMAG_TS_NONE && dur != KMAG_DURATION_NONE) {
-		f->call.start_ns = ev->calltime;
-		end = ev->calltime + dur;
-	}
+	exit_times(f, ev, dur);
 	f->call.retval = ev->retval;
 	f->call.has_retval = ev->has_retval;
-	return frame_leave(r, t, end, dur, 0);
+	return frame_leave(r, t, f->call.end_ns, dur, 0);
 }
 
 /* An exit naming a placeholder: the call's entry came before the trace (or was lost). */
@@ -426,7 +414,7 @@ static int name_placeholder(struct kmag_replay *r, struct task *t, const struct 
 	f->call.ctx = ev->ctx;
 	f->call.cpu = ev->cpu;
 	frame_name(r, t, f, ev->func);
-	f->call.start_ns = missing_start(t, ev, dur, p, f->call.depth);
+	exit_times(f, ev, dur);
 	if ((ret = deliver(r, HOOK_NAMED, f, p)))
 		return ret;
 	return complete(r, t, ev, dur);
@@ -443,6 +431,9 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 	r->st.unmatched_exits++;
 	if (ev->func == KMAG_FUNC_NONE)
 		return 0;
+	/* its callers at the missing levels: placeholders, named by their exits to come */
+	if ((ret = stack_fit(r, t, ev, depth)))
+		return ret;
 	f = frame_push(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
@@ -452,7 +443,7 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 	f->call.flags = KMAG_CALL_NO_ENTRY;
 	f->call.ctx = ev->ctx;
 	frame_name(r, t, f, ev->func);
-	f->call.start_ns = missing_start(t, ev, dur, p, depth);
+	exit_times(f, ev, dur);
 	if ((ret = deliver(r, HOOK_ENTER, f, p)))
 		return ret;
 	return complete(r, t, ev, dur);

@@ -15,7 +15,8 @@ function_graph: `trace-cmd report -R` prints raw records
 Records are replayed per task with the kernel's depth field: an entry at depth
 d is called by the open call at depth d-1; an exit at depth d whose entry is
 not open is still one call (the trace started or lost records mid-call), and
-names the caller of calls entered under it meanwhile. This is the documented
+names the caller of calls entered under it meanwhile; missing levels below an
+entry or such an exit become placeholders, named by their own exits. This is the documented
 semantics of kmag's model, implemented here separately for cross-checking.
 """
 import json
@@ -90,6 +91,8 @@ def graph_counts(lines):
                 for child, n in fr.children.items():
                     edges[(f, child)] += n
             st.pop(d, None)
+            for k in range(d):          # its missing callers become placeholders too
+                st.setdefault(k, Frame(None))
             caller_of(d, f)
     return events, calls, edges
 

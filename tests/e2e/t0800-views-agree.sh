@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0800 - every view of a function_graph trace counts the same calls and the
+# same time per function: report (json), flame (folded stacks by time and by
+# calls), the Chrome export (slices rebuilt into calls) and report --slowest.
+# They all subscribe to the one replay (lib/analysis/replay.c); a view with a
+# stack of its own (another task key, another rule for gaps) disagrees here.
+# helpers/consistency.py rebuilds each view from its output alone.
+. "$(dirname "$0")/lib.sh"
+H=$SRCDIR/tests/e2e/helpers
+
+n=0
+for path in "$TRACES"/fg-*; do
+	name=$(basename "$path" .xz)
+	tr=$(fixture_trace "$name")
+	n=$((n + 1))
+	"$KMAG" report --format json --limit 0 "$tr" >"$T/r.json" 2>/dev/null
+	"$KMAG" export -F folded -o "$T/time.folded" "$tr" 2>/dev/null
+	"$KMAG" flame --weight calls --folded "$T/calls.folded" -o "$T/f.svg" "$tr" 2>/dev/null
+	"$KMAG" report --slowest 100000 --format json "$tr" >"$T/s.json" 2>/dev/null
+	chrome=$T/c.json
+	# text without timestamps has no timeline (export says so and exits 1)
+	"$KMAG" export -F chrome -o "$chrome" "$tr" 2>"$T/c.err" ||
+		{ grep -q funcgraph-abstime "$T/c.err" && chrome=-; }
+	t_ok "$name: report, flame, chrome and slowest agree on every function" \
+		python3 "$H/consistency.py" "$T/r.json" "$T/time.folded" "$T/calls.folded" "$chrome" "$T/s.json"
+done
+t_ok "the fixtures were found ($n)" test "$n" -ge 8
+t_done
