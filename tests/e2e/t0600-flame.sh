@@ -38,6 +38,7 @@ t_eq "the base frames are the commands" "dd wl-diff.sh" "$(cut -d';' -f1 "$T/p.f
 t_ok "per pid" "$KMAG" flame --per pid --folded "$T/pp.folded" "$FG"
 t_grep "per pid base frames are comm-pid" '^dd-[0-9]+;ksys_' "$T/pp.folded"
 t_ok "--pid filters the stacks" "$KMAG" flame --pid "$(grep -o '^dd-[0-9]*' "$T/pp.folded" | head -1 | cut -d- -f2)" --folded "$T/pid.folded" "$FG"
+t_grep "that task's stacks are there" '(^|;)ksys_(read|write);' "$T/pid.folded"
 t_nogrep "only that task's stacks remain" 'proc_reg_read|seq_read' "$T/pid.folded"
 # real traces from the VM fixture set: events lost, two CPUs, every function
 for f in fg-lost-v6 fg-2cpu-v6 fg-all-cpu0-v6; do

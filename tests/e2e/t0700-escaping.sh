@@ -46,10 +46,21 @@ import sys, xml.etree.ElementTree as ET
 text="".join(ET.parse(sys.argv[1]).getroot().itertext())
 assert sys.argv[2] in text and sys.argv[3] in text' "$T/g2.svg" "$EVIL" "$AMP"
 
+
+# page_has PAGE TEXT: the page's embedded data (the kmag-data JSON) holds TEXT,
+# so the "never appears unescaped" checks look at a page that has the name
+page_has() { python3 -c '
+import json, re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r"<script type=\"application/json\" id=\"kmag-data\">(.*?)</script>", page, re.S)
+assert m, "no kmag-data"
+assert sys.argv[2] in json.dumps(json.loads(m.group(1)), ensure_ascii=False), "name not in the data"' "$1" "$2"; }
 t_exit "html explorer" 0 "$KMAG" html -o "$T/x.html" "$T/evil.txt"
+t_ok "html: the page's data holds the hostile name" page_has "$T/x.html" "$EVIL"
 t_nogrep "html: the hostile name never appears unescaped" '</script><img' "$T/x.html"
 t_nogrep "html: the hostile comm never appears unescaped" 'ev<il>' "$T/x.html"
 t_exit "visualize .html" 0 "$KMAG" visualize --no-chart --image-name "$T/v.html" "$T/evil.txt"
+t_ok "visualize html: the page's data holds the hostile name" page_has "$T/v.html" "$EVIL"
 t_nogrep "visualize html: no raw hostile name" '</script><img' "$T/v.html"
 
 t_exit "flame svg" 0 "$KMAG" flame -o "$T/f.svg" --per comm "$T/evil.txt"
@@ -79,6 +90,7 @@ for l in lines:
     stack, w = l.rstrip("\n").rsplit(" ", 1); assert int(w) >= 0 and stack' "$T/f.folded"
 
 t_exit "diff html" 0 "$KMAG" diff -F html -o "$T/d.html" "$T/evil.txt" "$T/evil2.txt"
+t_ok "diff html: the page's data holds the hostile name" page_has "$T/d.html" "$EVIL"
 t_nogrep "diff html: no raw hostile name" '</script><img' "$T/d.html"
 t_exit "diff json" 0 "$KMAG" diff -F json "$T/evil.txt" "$T/evil2.txt"
 t_ok "diff json parses" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out"
