@@ -31,6 +31,9 @@ static const char flame_usage[] =
 	"      --title TEXT          heading of the SVG\n"
 	"      --width PX            SVG width (default 1200)\n"
 	"      --min-width PX        leave out frames narrower than PX (default 0.1)\n"
+	"\n" CLI_SYMMAP_HELP
+	"                            (a hidden function's callees sit on its nearest\n"
+	"                            shown caller, its own time counts there)\n"
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
@@ -44,7 +47,18 @@ struct flame_args {
 	enum kmag_split_key per_key;
 	unsigned long width;
 	double min_width;
+	struct cli_symmap sm;
 };
+
+/* The input filters and the path filter, for the subtitle. */
+static const char *all_filters(const struct flame_args *a, const char *filters, char *buf,
+			       size_t len)
+{
+	if (!a->sm.filter)
+		return filters;
+	snprintf(buf, len, "%s%spath %s", filters, filters[0] ? ", " : "", a->sm.filepath);
+	return buf;
+}
 
 static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_input *in)
 {
@@ -58,6 +72,7 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 		{ "per", required_argument, NULL, OPT_PER },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		CLI_SYMMAP_LONGOPTS,
 		{ "min-width", required_argument, NULL, OPT_MINW },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
@@ -116,6 +131,8 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 			return -1;
 		default:
 			ret = cli_input_option("flame", opt, optarg, in);
+			if (!ret)
+				ret = cli_symmap_option("flame", opt, optarg, &a->sm);
 			if (ret < 0)
 				return EXIT_USAGE;
 			if (!ret)
@@ -193,6 +210,7 @@ static int flame_per_task(const struct flame_args *a, struct cli_input *in, stru
 	struct kmag_cg_opts copts = { .build_cct = true };
 	struct kmag_cg_split *split = NULL;
 	struct cli_stream s;
+	char buf[1200];
 	size_t i, drawn = 0;
 	uint64_t func_events = 0;
 	int ret;
@@ -201,6 +219,8 @@ static int flame_per_task(const struct flame_args *a, struct cli_input *in, stru
 	ret = cli_stream_open("flame", in, &s);
 	if (ret)
 		return ret;
+	if (a->sm.filter)
+		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, a->sm.loc);
 	split = kmag_cg_split_new(s.trace, a->per_key, &copts);
 	if (!split) {
 		cli_stream_close(&s);
@@ -232,7 +252,8 @@ static int flame_per_task(const struct flame_args *a, struct cli_input *in, stru
 				s.path);
 	if (!ret) {
 		cli_warn_lost(kmag_trace_info(s.trace));
-		ret = write_outputs(a, fl, s.path, s.filters);
+		cli_symmap_warn(&a->sm);
+		ret = write_outputs(a, fl, s.path, all_filters(a, s.filters, buf, sizeof(buf)));
 	}
 	kmag_cg_split_free(split);
 	cli_stream_close(&s);
@@ -242,28 +263,36 @@ static int flame_per_task(const struct flame_args *a, struct cli_input *in, stru
 int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct flame_args a = { .min_width = -1 };
-	struct cli_input in = { .build_cct = true };
+	struct cli_input in = { .build_cct = true, .after_open = cli_symmap_after_open };
 	struct kmag_flame *fl;
 	struct cli_graph g;
+	char buf[1200];
 	int ret;
 
 	(void)cli;
+	a.sm.cmd = "flame";
+	in.after_open_ctx = &a.sm;
 	ret = parse_args(argc, argv, &a, &in);
-	if (ret)
+	if (!ret && !(fl = kmag_flame_new(a.reverse)))
+		ret = cli_error("out of memory");
+	if (ret) {
+		cli_symmap_release(&a.sm);
 		return ret < 0 ? EXIT_OK : ret;
-	fl = kmag_flame_new(a.reverse);
-	if (!fl)
-		return cli_error("out of memory");
+	}
 	if (a.per) {
 		ret = flame_per_task(&a, &in, fl);
 		kmag_flame_free(fl);
+		cli_symmap_release(&a.sm);
 		return ret;
 	}
 	ret = cli_load_graph("flame", &in, &g);
 	if (ret) {
 		kmag_flame_free(fl);
+		cli_symmap_release(&a.sm);
 		return ret;
 	}
+	if (a.sm.filter)
+		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, a.sm.loc);
 	ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL);
 	if (ret == -ENODATA)
 		ret = no_stacks(kmag_cg_summary(g.cg)->func_events,
@@ -277,9 +306,11 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 				g.path);
 	if (!ret) {
 		cli_warn_lost(kmag_trace_info(g.trace));
-		ret = write_outputs(&a, fl, g.path, g.filters);
+		cli_symmap_warn(&a.sm);
+		ret = write_outputs(&a, fl, g.path, all_filters(&a, g.filters, buf, sizeof(buf)));
 	}
 	kmag_flame_free(fl);
 	cli_graph_release(&g);
+	cli_symmap_release(&a.sm);
 	return ret;
 }

@@ -73,6 +73,15 @@ void kmag_flame_free(struct kmag_flame *f);
 int kmag_flame_add_graph(struct kmag_flame *f, const struct kmag_cg *cg,
 			 const struct kmag_symtab *st, const char *base);
 
+/*
+ * Draws only functions @keep (borrowed, with @ctx) says yes to, before the
+ * first kmag_flame_add_graph(): a hidden function's callees hang on its
+ * nearest shown caller, and its own time counts there (its calls are not
+ * counted). NULL keeps every function.
+ */
+void kmag_flame_set_keep(struct kmag_flame *f, bool (*keep)(void *ctx, kmag_func_t func),
+			 void *ctx);
+
 /* Computes the totals and orders children by weight. Call once after the last add. */
 int kmag_flame_finish(struct kmag_flame *f, enum kmag_flame_weight weight);
 

@@ -31,7 +31,22 @@ struct kmag_flame {
 	bool reverse;
 	bool finished;
 	enum kmag_flame_weight weight;
+	bool (*keep)(void *ctx, kmag_func_t func);	/* NULL = every function */
+	void *keep_ctx;
 };
+
+void kmag_flame_set_keep(struct kmag_flame *f, bool (*keep)(void *ctx, kmag_func_t func),
+			 void *ctx)
+{
+	f->keep = keep;
+	f->keep_ctx = ctx;
+}
+
+/* A frame for @func is drawn (not hidden by the keep filter). */
+static bool kept(const struct kmag_flame *f, kmag_func_t func)
+{
+	return !f->keep || f->keep(f->keep_ctx, func);
+}
 
 int kmag_flame_weight_parse(const char *s, enum kmag_flame_weight *out)
 {
@@ -164,6 +179,12 @@ static int add_forward(struct kmag_flame *f, const struct kmag_cct_node *cct, si
 			free(frame_of);
 			return -EINVAL;
 		}
+		if (!kept(f, cct[i].func)) {
+			/* hidden: its callees hang on its caller, its own time is the caller's */
+			f->frames[p].self_ns += cct[i].st.self_ns;
+			frame_of[i] = p;
+			continue;
+		}
 		fr = frame_child(f, p, label, name);
 		if (fr == UINT32_MAX) {
 			free(frame_of);
@@ -194,13 +215,17 @@ static int add_reversed(struct kmag_flame *f, const struct kmag_cct_node *cct, s
 
 			if (cct[c].parent >= c || ++steps > n)
 				return -EINVAL;
-			fr = frame_child(f, fr, label, name);
-			if (fr == UINT32_MAX)
-				return -ENOMEM;
+			if (kept(f, cct[c].func)) {
+				fr = frame_child(f, fr, label, name);
+				if (fr == UINT32_MAX)
+					return -ENOMEM;
+			}
 			c = cct[c].parent;
 		}
+		/* a hidden leaf's time goes to its nearest shown caller, as forward */
 		f->frames[fr].self_ns += cct[i].st.self_ns;
-		f->frames[fr].self_calls += cct[i].st.calls;
+		if (kept(f, cct[i].func))
+			f->frames[fr].self_calls += cct[i].st.calls;
 	}
 	return 0;
 }
