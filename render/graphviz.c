@@ -399,10 +399,11 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 		else
 			fputs(" &#183; none lost", gv->f);
 	}
-	fprintf(gv->f, "<BR/>shown: %zu of %zu functions, %zu calls", s->shown_nodes, s->graph_nodes,
-		s->shown_edges - s->bridges);
+	/* "calls" means invocations everywhere else: these are caller->callee edges */
+	fprintf(gv->f, "<BR/>shown: %zu of %zu functions, %zu call edges", s->shown_nodes,
+		s->graph_nodes, s->shown_edges - s->bridges);
 	if (s->bridges)
-		fprintf(gv->f, ", %zu dashed: calls through hidden functions", s->bridges);
+		fprintf(gv->f, ", %zu dashed edges: calls through hidden functions", s->bridges);
 	if (s->hidden[KMAG_HIDE_PRUNED])
 		fprintf(gv->f, "<BR/>pruned: %zu lighter functions (%s %s in all) to keep the graph readable",
 			s->hidden[KMAG_HIDE_PRUNED],

@@ -388,7 +388,7 @@
 			$("fanout").value = Math.min(200, num("fanout", 1, 200) * 2);
 			drawGraph();
 		});
-		$("graph-info").textContent = info.nodes + " functions, " + info.edges + " calls shown" +
+		$("graph-info").textContent = info.nodes + " functions, " + info.edges + " call edges shown" +
 			(info.more ? "; " + info.more + " more not shown" : "");
 	}
 

@@ -134,6 +134,11 @@ async function testExplorer(ctx) {
 	await page.dispatchEvent("#depth-up", "change");
 	names = await nodeNames(page);
 	ok(names.includes("vfs_write"), "callers depth 3 reaches vfs_write", names.join(" "));
+	/* issue 18: the status line counts caller->callee edges; "calls" means invocations elsewhere */
+	const info = await text(page, "#graph-info");
+	const drawn = await page.$$eval("#viewport g.edges path", (ps) => ps.length);
+	ok(new RegExp("^" + names.length + " functions, " + drawn + " call edges shown").test(info),
+	   "the status line counts the drawn functions and call edges", info + " (" + drawn + " edges drawn)");
 
 	const before = await page.getAttribute("#viewport", "transform");
 	const box = await page.$eval("#graph", (s) => { const r = s.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
