@@ -96,7 +96,7 @@ enum {
 	{ "reader", required_argument, NULL, OPT_READER }
 
 #define CLI_INPUT_HELP                                                                        \
-	"Input selection:\n"                                                                  \
+	"Input selection (the trace FILE \"-\" is standard input):\n"                        \
 	"      --pid PID[,PID...]    only these tasks\n"                                       \
 	"      --comm NAME[,NAME...] only tasks with these command names (globs)\n"            \
 	"      --cpu LIST            only these CPUs (e.g. 0-3,8)\n"                           \
@@ -107,6 +107,13 @@ enum {
 
 /* Returns 1 if @opt was an input option (stored), 0 if not, -1 on a bad value. */
 int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in);
+
+/*
+ * The path the readers open for input @path: @path itself, or for "-" a
+ * readable copy of standard input (cli/stdin.c). Returns 0, or prints and
+ * returns EXIT_ERR.
+ */
+int cli_input_path(const char *path, const char **open_path);
 
 /* The default input when none is given: ./trace.dat, else the seed's kernel-magnifier.data. */
 const char *cli_default_input(void);

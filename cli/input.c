@@ -124,6 +124,7 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 	struct kmag_err err = { 0 };
 	kmag_event_fn fn = kmag_cg_event_fn;
 	void *ctx;
+	const char *open_path;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
@@ -133,7 +134,13 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 	/* time windows and per-task stacks need events in time order */
 	if (in->time || in->build_cct)
 		topts.unordered = false;
-	g->trace = kmag_trace_open(g->path, &topts, &err);
+	if ((ret = cli_input_path(g->path, &open_path))) {
+		cli_graph_release(g);
+		return ret;
+	}
+	if (!strcmp(g->path, "-"))
+		g->path = "standard input";
+	g->trace = kmag_trace_open(open_path, &topts, &err);
 	if (!g->trace) {
 		if (!in->path && err.code == ENOENT)
 			ret = cli_error("no trace file given and ./trace.dat does not exist; record one with `kmag record` or pass a file");

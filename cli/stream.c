@@ -14,6 +14,7 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 {
 	struct kmag_trace_opts topts = { .reader = in->reader, .unordered = in->unordered };
 	struct kmag_err err = { 0 };
+	const char *open_path;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -22,7 +23,13 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 		return ret;
 	if (in->time)
 		topts.unordered = false;
-	s->trace = kmag_trace_open(s->path, &topts, &err);
+	if ((ret = cli_input_path(s->path, &open_path))) {
+		cli_stream_close(s);
+		return ret;
+	}
+	if (!strcmp(s->path, "-"))
+		s->path = "standard input";
+	s->trace = kmag_trace_open(open_path, &topts, &err);
 	if (!s->trace) {
 		if (!in->path && err.code == ENOENT)
 			ret = cli_error("no trace file given and ./trace.dat does not exist; record one with `kmag record` or pass a file");
