@@ -249,6 +249,27 @@ static int find_func(const struct cli_graph *g, const char *opt, const char *nam
 			 opt, name);
 }
 
+/*
+ * --root on a trace with call stacks: the graph becomes the calls made under
+ * the root, with their own numbers (not the whole trace's); *@root is then
+ * the root's node in it.
+ */
+static int scope_to_root(struct cli_graph *g, long *root)
+{
+	kmag_func_t func = kmag_cg_nodes(g->cg)[*root].func;
+	struct kmag_cg *scoped;
+
+	if (!kmag_cg_summary(g->cg)->has_stacks)
+		return 0;	/* function tracer: what the aggregate graph reaches */
+	scoped = kmag_cg_new_scoped(g->cg, func);
+	if (!scoped)
+		return cli_error("out of memory");
+	kmag_cg_free(g->cg);
+	g->cg = scoped;
+	*root = kmag_cg_node_index(scoped, func);
+	return 0;
+}
+
 static void append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void append(char *buf, size_t len, const char *fmt, ...)
@@ -439,6 +460,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		cli_symmap_release(&sym);
 		return ret < 0 ? EXIT_OK : ret;
 	}
+	in.build_cct = o.root != NULL;	/* the calls under the root: scope_to_root() */
 	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	/* both pictures' places are checked before either is drawn */
@@ -478,7 +500,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 				o.heat == KMAG_SORT_TOTAL ? "total" : "self");
 		goto out;
 	}
-	if ((o.root && find_func(&g, "--root", o.root, &vo.root)) ||
+	if ((o.root && (find_func(&g, "--root", o.root, &vo.root) || scope_to_root(&g, &vo.root))) ||
 	    (o.callers && find_func(&g, "--callers", o.callers, &vo.callers))) {
 		ret = EXIT_ERR;
 		goto out;

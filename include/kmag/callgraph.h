@@ -110,6 +110,15 @@ int kmag_cg_event_fn(const struct kmag_event *ev, void *ctx);
  */
 int kmag_cg_finish(struct kmag_cg *cg);
 
+/*
+ * A new graph of only the calls made under @root, directly or not, and of
+ * @root's own calls, with the numbers of those calls: from the calling-
+ * context tree of @cg (finished, built with opts.build_cct), so a function
+ * that also runs elsewhere counts only its calls under @root. Free with
+ * kmag_cg_free(). NULL with errno EINVAL (no tree) or ENOMEM.
+ */
+struct kmag_cg *kmag_cg_new_scoped(const struct kmag_cg *cg, kmag_func_t root);
+
 size_t kmag_cg_nr_nodes(const struct kmag_cg *cg);
 /* Node array (index = node index); borrowed, valid until the next kmag_cg_add or free. */
 const struct kmag_cg_node *kmag_cg_nodes(const struct kmag_cg *cg);

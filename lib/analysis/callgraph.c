@@ -524,25 +524,12 @@ int kmag_cg_event_fn(const struct kmag_event *ev, void *ctx)
 	return kmag_cg_add(ctx, ev);
 }
 
-int kmag_cg_finish(struct kmag_cg *cg)
+/* Builds the adjacency lists (edges by caller and by callee) and the incomplete count. */
+static int build_adjacency(struct kmag_cg *cg)
 {
 	size_t i;
 	uint32_t *pos;
 
-	const struct kmag_replay_stats *rs = kmag_replay_stats(cg->replay);
-	int ret;
-
-	if (cg->finished)
-		return 0;
-	ret = kmag_replay_finish(cg->replay, KMAG_TS_NONE);
-	if (ret)
-		return ret;
-	cg->sum.events += rs->graph_events;
-	cg->sum.func_events += rs->graph_events;
-	cg->sum.has_stacks = rs->graph_events > 0;
-	cg->sum.unmatched_exits = rs->unmatched_exits;
-	cg->sum.unfinished_entries = rs->unfinished_entries;
-	cg->sum.tasks = rs->tasks;
 	cg->out = calloc(cg->nr_edges + 1, sizeof(uint32_t));
 	cg->in = calloc(cg->nr_edges + 1, sizeof(uint32_t));
 	pos = calloc(cg->nr_nodes + 1, sizeof(uint32_t));
@@ -579,6 +566,28 @@ int kmag_cg_finish(struct kmag_cg *cg)
 	cg->sum.incomplete_calls = 0;
 	for (i = 0; i < cg->nr_nodes; i++)
 		cg->sum.incomplete_calls += cg->nodes[i].st.incomplete;
+	return 0;
+}
+
+int kmag_cg_finish(struct kmag_cg *cg)
+{
+	const struct kmag_replay_stats *rs = kmag_replay_stats(cg->replay);
+	int ret;
+
+	if (cg->finished)
+		return 0;
+	ret = kmag_replay_finish(cg->replay, KMAG_TS_NONE);
+	if (ret)
+		return ret;
+	cg->sum.events += rs->graph_events;
+	cg->sum.func_events += rs->graph_events;
+	cg->sum.has_stacks = rs->graph_events > 0;
+	cg->sum.unmatched_exits = rs->unmatched_exits;
+	cg->sum.unfinished_entries = rs->unfinished_entries;
+	cg->sum.tasks = rs->tasks;
+	ret = build_adjacency(cg);
+	if (ret)
+		return ret;
 	cg->finished = true;
 	return 0;
 }
@@ -650,4 +659,82 @@ size_t kmag_cg_nr_event_counts(const struct kmag_cg *cg)
 const struct kmag_cg_event_count *kmag_cg_event_counts(const struct kmag_cg *cg)
 {
 	return cg->evcounts;
+}
+
+/* ---- a graph of the calls made under one function ---- */
+
+/* Whether an ancestor of CCT node @i, up to the scope's root, runs the same function. */
+static bool cct_recursive(const struct kmag_cct_node *cct, const bool *scope, uint32_t i)
+{
+	uint32_t p = cct[i].parent;
+	unsigned steps = 0;
+
+	while (p && scope[p] && ++steps < 4096) {
+		if (cct[p].func == cct[i].func)
+			return true;
+		p = cct[p].parent;
+	}
+	return false;
+}
+
+/* Adds the stats of CCT node @i of the scope to node @func and its edge from @caller. */
+static int scoped_add(struct kmag_cg *g, const struct kmag_cct_node *n, kmag_func_t caller,
+		      bool recursive)
+{
+	uint32_t node = node_get(g, n->func);
+	struct kmag_cg_stats st = n->st;
+
+	if (node == NONE32)
+		return -ENOMEM;
+	if (recursive)
+		st.total_ns = 0;	/* counted at the outer activation, as in the whole graph */
+	stats_merge(&g->nodes[node].st, &st);
+	if (caller != KMAG_FUNC_NONE) {
+		uint32_t from = node_get(g, caller);
+		uint32_t e = from == NONE32 ? NONE32 : edge_get(g, from, node);
+
+		if (e == NONE32)
+			return -ENOMEM;
+		stats_merge(&g->edges[e].st, &n->st);
+	}
+	return 0;
+}
+
+struct kmag_cg *kmag_cg_new_scoped(const struct kmag_cg *cg, kmag_func_t root)
+{
+	struct kmag_cg *g;
+	bool *scope;
+	size_t i;
+
+	if (!cg->opts.build_cct || !cg->finished) {
+		errno = EINVAL;
+		return NULL;
+	}
+	g = kmag_cg_new(NULL);
+	scope = calloc(cg->nr_cct + 1, sizeof(*scope));
+	if (!g || !scope)
+		goto oom;
+	/* parents come before their children in the array */
+	for (i = 1; i < cg->nr_cct; i++) {
+		const struct kmag_cct_node *n = &cg->cct[i];
+		bool parent_in = n->parent && scope[n->parent];
+
+		scope[i] = parent_in || n->func == root;
+		if (!scope[i] || n->func == KMAG_FUNC_NONE)
+			continue;
+		if (scoped_add(g, n, parent_in ? cg->cct[n->parent].func : KMAG_FUNC_NONE,
+			       cct_recursive(cg->cct, scope, (uint32_t)i)))
+			goto oom;
+	}
+	free(scope);
+	g->sum = cg->sum;
+	if (build_adjacency(g))
+		goto oom;
+	g->finished = true;
+	return g;
+oom:
+	errno = ENOMEM;
+	free(scope);
+	kmag_cg_free(g);
+	return NULL;
 }
