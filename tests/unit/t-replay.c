@@ -134,10 +134,235 @@ static void works_without_timestamps(void)
 	kmag_replay_free(r);
 }
 
+/* ---- a subscriber that logs every hook, with its own data per call ---- */
+
+struct logger {
+	char log[512];
+	size_t len;
+	struct kmag_replay *r;
+	size_t chain_at_leave[16];	/* open calls below each leaving call */
+	int leaves;
+	int events;
+};
+
+struct my_data {
+	uint64_t id_seen;	/* the call's id, written at enter */
+	int enters;
+};
+
+static void logf_(struct logger *l, const char *what, const struct kmag_call *c)
+{
+	l->len += (size_t)snprintf(l->log + l->len, sizeof(l->log) - l->len, "%s%u@%d%s%s%s ",
+				   what, c->func == KMAG_FUNC_NONE ? 0 : c->func, c->depth,
+				   c->flags & KMAG_CALL_NO_ENTRY ? "E" : "",
+				   c->flags & KMAG_CALL_NO_EXIT ? "X" : "",
+				   c->flags & KMAG_CALL_LOST ? "L" : "");
+}
+
+static int log_enter(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data)
+{
+	struct my_data *d = data;
+
+	d->id_seen = call->id;
+	d->enters++;
+	/* the parent's data is the parent's own */
+	if (parent)
+		CHECK_EQ(((struct my_data *)parent_data)->id_seen, parent->id);
+	logf_(ctx, "+", call);
+	return 0;
+}
+
+static int log_named(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data)
+{
+	CHECK_EQ(((struct my_data *)data)->id_seen, call->id);
+	logf_(ctx, "=", call);
+	return 0;
+}
+
+static int log_leave(void *ctx, const struct kmag_call *call, void *data,
+		     const struct kmag_call *parent, void *parent_data)
+{
+	struct logger *l = ctx;
+	struct my_data *d = data;
+
+	CHECK_EQ(d->id_seen, call->id);
+	CHECK_EQ(d->enters, 1);
+	if (l->leaves < 16)
+		l->chain_at_leave[l->leaves] = kmag_replay_nr_open(l->r);
+	l->leaves++;
+	logf_(ctx, "-", call);
+	return 0;
+}
+
+static int log_event(void *ctx, const struct kmag_event *ev)
+{
+	((struct logger *)ctx)->events++;
+	return 0;
+}
+
+static const struct kmag_replay_ops log_ops = {
+	.data_size = sizeof(struct my_data),
+	.enter = log_enter, .named = log_named, .leave = log_leave, .event = log_event,
+};
+
+static struct kmag_replay *new_logged(struct logger *l, struct got *g)
+{
+	struct kmag_replay *r = kmag_replay_new();
+
+	CHECK(r);
+	memset(l, 0, sizeof(*l));
+	l->r = r;
+	CHECK_EQ(kmag_replay_subscribe(r, &log_ops, l), 0);
+	if (g)
+		CHECK_EQ(kmag_replay_subscribe(r, &collect_ops, g), 0);
+	return r;
+}
+
+static void placeholders_are_named_by_their_exits(void)
+{
+	struct logger l;
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_logged(&l, &g);
+
+	/* the trace starts two levels deep: c() inside b() inside a() */
+	ev(r, ENTRY, 5, 2, 3, 100, NODUR);
+	ev(r, EXIT, 5, 2, 3, 110, 10);
+	ev(r, EXIT, 5, 1, 2, 120, 30);
+	ev(r, EXIT, 5, 0, 1, 130, 50);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK(!strcmp(l.log, "+0@0E +0@1E +3@2 -3@2 =2@1E -2@1E =1@0E -1@0E "));
+	CHECK_EQ(g.n, 3);
+	/* c's caller is the call b's exit named; b's is a */
+	CHECK_EQ(g.c[0].parent_id, g.c[1].id);
+	CHECK_EQ(g.c[1].parent_id, g.c[2].id);
+	CHECK_EQ(g.c[2].parent_id, 0);
+	/* b ran 30 of which c 10: self 20; a started no later than b */
+	CHECK_EQ(kmag_call_self(&g.c[1]), 20);
+	CHECK_EQ(g.c[1].start_ns, 90);
+	CHECK_EQ(g.c[2].start_ns, 80);
+	CHECK_EQ(kmag_replay_stats(r)->unmatched_exits, 2);
+	kmag_replay_free(r);
+}
+
+static void an_exit_without_entry_opens_its_callers(void)
+{
+	struct logger l;
+	struct kmag_replay *r = new_logged(&l, NULL);
+
+	/* d() returns at depth 1 with nothing open: its caller's exit comes next */
+	ev(r, EXIT, 5, 1, 4, 100, 10);
+	ev(r, EXIT, 5, 0, 1, 130, 50);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK(!strcmp(l.log, "+0@0E +4@1E -4@1E =1@0E -1@0E "));
+	kmag_replay_free(r);
+}
+
+static void lost_events_mark_the_calls_open_on_that_cpu(void)
+{
+	struct logger l;
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_logged(&l, &g);
+	struct kmag_event lost = { .type = KMAG_EV_LOST, .cpu = 1, .lost = 7 };
+	struct kmag_event other = { .type = KMAG_EV_OTHER, .cpu = 0, .pid = 3 };
+	struct kmag_event e = { .type = ENTRY, .pid = 8, .cpu = 0, .depth = 0, .func = 9,
+				.ts = 10, .calltime = KMAG_TS_NONE };
+
+	ev(r, ENTRY, 5, 0, 1, 10, NODUR);	/* on CPU 1 */
+	CHECK_EQ(kmag_replay_add(r, &e), 0);	/* another task, on CPU 0 */
+	CHECK_EQ(kmag_replay_add(r, &lost), 0);
+	CHECK_EQ(kmag_replay_add(r, &other), 0);
+	ev(r, EXIT, 5, 0, 1, 40, 30);
+	e.type = EXIT;
+	e.ts = 50;
+	e.duration = 40;
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(l.events, 2);		/* the lost marker and the other event pass on */
+	CHECK_EQ(g.n, 2);
+	CHECK_EQ(g.c[0].func, 1);
+	CHECK_EQ(g.c[0].flags, KMAG_CALL_LOST);
+	CHECK_EQ(g.c[0].duration, 30);	/* its time is known, but it is incomplete */
+	CHECK_EQ(g.c[1].func, 9);
+	CHECK_EQ(g.c[1].flags, 0);
+	kmag_replay_free(r);
+}
+
+static void idle_tasks_have_a_stack_per_cpu(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_replay(&g);
+	struct kmag_event e = { .type = ENTRY, .pid = 0, .cpu = 0, .depth = 0, .func = 1,
+				.ts = 10, .calltime = KMAG_TS_NONE, .duration = NODUR };
+
+	/* pid 0 enters on CPU 0 and CPU 1 at depth 0: two calls, neither cut */
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	e.cpu = 1, e.func = 2, e.ts = 11;
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	e.type = EXIT, e.cpu = 0, e.func = 1, e.ts = 20, e.duration = 10;
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	e.cpu = 1, e.func = 2, e.ts = 21, e.duration = 10;
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(g.n, 2);
+	CHECK_EQ(g.c[0].flags, 0);
+	CHECK_EQ(g.c[1].flags, 0);
+	CHECK_EQ(kmag_replay_stats(r)->tasks, 2);
+	/* the keys: a real pid, the idle task of each CPU, unknown tasks apart */
+	CHECK(kmag_task_key(0, 0) != kmag_task_key(0, 1));
+	CHECK(kmag_task_key(-1, 0) != kmag_task_key(0, 0));
+	CHECK(kmag_task_key(7, 0) == kmag_task_key(7, 1));
+	CHECK(kmag_task_key(1, 0) != kmag_task_key(0, 0));
+	kmag_replay_free(r);
+}
+
+static void recursion_and_open_calls(void)
+{
+	struct logger l;
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_logged(&l, &g);
+
+	/* a { b { a {} } } */
+	ev(r, ENTRY, 5, 0, 1, 0, NODUR);
+	ev(r, ENTRY, 5, 1, 2, 10, NODUR);
+	ev(r, ENTRY, 5, 2, 1, 20, NODUR);
+	ev(r, EXIT, 5, 2, 1, 30, 10);
+	ev(r, EXIT, 5, 1, 2, 40, 30);
+	ev(r, EXIT, 5, 0, 1, 50, 50);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(g.n, 3);
+	CHECK_EQ(g.c[0].flags, KMAG_CALL_RECURSIVE);
+	CHECK_EQ(g.c[1].flags, 0);
+	CHECK_EQ(g.c[2].flags, 0);
+	CHECK_EQ(kmag_call_self(&g.c[2]), 20);
+	/* while each call leaves, the calls below it are still open */
+	CHECK_EQ(l.chain_at_leave[0], 2);
+	CHECK_EQ(l.chain_at_leave[1], 1);
+	CHECK_EQ(l.chain_at_leave[2], 0);
+	kmag_replay_free(r);
+}
+
+static void subscribers_join_before_the_first_event(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_replay(&g);
+
+	ev(r, ENTRY, 5, 0, 1, 0, NODUR);
+	CHECK_EQ(kmag_replay_subscribe(r, &collect_ops, &g), -EBUSY);
+	kmag_replay_free(r);
+}
+
 const struct test_case replay_tests[] = {
 	{ "calls nest, lost exits and entries", nesting_and_gaps },
 	{ "a sibling ends a call whose exit is lost", entry_without_exit_is_closed_by_a_sibling },
 	{ "a call without its entry contains its children", missing_entry_contains_its_children },
 	{ "calls without timestamps keep the kernel's durations", works_without_timestamps },
+	{ "placeholders are named by their exits", placeholders_are_named_by_their_exits },
+	{ "an exit without its entry opens its callers", an_exit_without_entry_opens_its_callers },
+	{ "lost events mark the calls open on that CPU", lost_events_mark_the_calls_open_on_that_cpu },
+	{ "idle tasks have a stack per CPU", idle_tasks_have_a_stack_per_cpu },
+	{ "recursion, self time and the open calls", recursion_and_open_calls },
+	{ "subscribers join before the first event", subscribers_join_before_the_first_event },
 	TEST_LIST_END,
 };
