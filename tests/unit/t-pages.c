@@ -6,9 +6,10 @@
  * Each test writes pages byte by byte as the kernel lays them out
  * (events/header_page, events/header_event: u64 timestamp, u64 commit,
  * then records with a 5-bit type_len and a 27-bit time delta), wraps them in
- * a v6 trace.dat with the real 6.1 event formats, and reads them back. The
- * expected events are the ones written here; the same file is also read by
- * the libtracecmd reader (libtraceevent's kbuffer), which must see the same.
+ * a v6 trace.dat with the real 6.1 event formats (or a 32-bit layout, for
+ * the decoder's format-driven path), and reads them back. The expected events
+ * are the ones written here; the files are also read by the libtracecmd
+ * reader (libtraceevent's kbuffer), which must see the same.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +86,96 @@ static const char fmt_entry[] =
 	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char fmt_repeats[] =
+	"name: func_repeats\n"
+	"ID: 19\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u16 count;\toffset:24;\tsize:2;\tsigned:0;\n"
+	"\tfield:u16 top_delta_ts;\toffset:26;\tsize:2;\tsigned:0;\n"
+	"\tfield:u32 bottom_delta_ts;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \" %ps <-%ps\\t(repeats:%u  delta: -%llu)\", (void *)REC->ip, "
+	"(void *)REC->parent_ip, REC->count, (((u64)(REC)->top_delta_ts << 32) | "
+	"(REC)->bottom_delta_ts)\n";
+
+/* a tracepoint of our own, for records that are neither function nor graph */
+static const char fmt_tick[] =
+	"name: tick\n"
+	"ID: 300\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"value=%d\", REC->value\n";
+
+/*
+ * The same three events with 4-byte longs, as a 32-bit kernel declares
+ * them (u64 fields 4-aligned): a layout the decoder's fixed-size fast path
+ * does not take, so the generic, format-driven path decodes it.
+ */
+static const char fmt32_function[] =
+	"name: function\n"
+	"ID: 1\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long parent_ip;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip\n";
+
+static const char fmt32_entry[] =
+	"name: funcgraph_entry\n"
+	"ID: 11\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char fmt32_exit[] =
+	"name: funcgraph_exit\n"
+	"ID: 10\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long func;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int overrun;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:20;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:28;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	"REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+static const char kallsyms32[] =
+	"c1000000 T vfs_read\n"
+	"c1001000 T ksys_read\n"
+	"c1002000 T do_syscall_64\n"
+	"c1003000 T _etext\n";
 
 static const char kallsyms[] =
 	"ffffffff81000000 T vfs_read\n"
@@ -218,22 +309,37 @@ static int pages_file(const char *name, const struct pb *pages, int n)
 	return fd;
 }
 
-/* Writes a v6 trace.dat with @n0 pages on CPU 0 and @n1 on CPU 1; returns its path. */
-static const char *make_trace(const char *name, const struct pb *c0, int n0, const struct pb *c1,
-			      int n1)
+/* The event formats and symbols a test file carries. */
+struct layout {
+	const struct tdw_blob *ftrace;
+	size_t nr_ftrace;
+	const struct tdw_system *systems;
+	size_t nr_systems;
+	const char *kallsyms;
+};
+
+static const struct tdw_blob ftrace_61[] = {
+	{ fmt_function, sizeof(fmt_function) - 1 },
+	{ fmt_exit, sizeof(fmt_exit) - 1 },
+	{ fmt_entry, sizeof(fmt_entry) - 1 },
+	{ fmt_repeats, sizeof(fmt_repeats) - 1 },
+};
+static const struct tdw_blob test_events[] = { { fmt_tick, sizeof(fmt_tick) - 1 } };
+static const struct tdw_system test_system[] = { { "test", test_events, 1 } };
+static const struct layout layout_61 = { ftrace_61, 4, test_system, 1, kallsyms };
+
+/* Writes a v6 trace.dat of @lay with @n0 pages on CPU 0 and @n1 on CPU 1; returns its path. */
+static const char *make_trace_with(const struct layout *lay, const char *name, const struct pb *c0,
+				   int n0, const struct pb *c1, int n1)
 {
-	static const struct tdw_blob ftrace[] = {
-		{ fmt_function, sizeof(fmt_function) - 1 },
-		{ fmt_exit, sizeof(fmt_exit) - 1 },
-		{ fmt_entry, sizeof(fmt_entry) - 1 },
-	};
 	static const char cmdlines[] = "42 reader\n43 writer\n7 ksoftirqd/1\n";
 	static char path[512];
 	struct tdw_meta m = {
 		.header_page = { header_page, sizeof(header_page) - 1 },
 		.header_event = { header_event, sizeof(header_event) - 1 },
-		.ftrace_formats = ftrace, .nr_ftrace_formats = 3,
-		.kallsyms = { kallsyms, sizeof(kallsyms) - 1 },
+		.ftrace_formats = lay->ftrace, .nr_ftrace_formats = lay->nr_ftrace,
+		.systems = lay->systems, .nr_systems = lay->nr_systems,
+		.kallsyms = { lay->kallsyms, strlen(lay->kallsyms) },
 		.printk = { "", 0 },
 	};
 	struct tdw_cpu cpus[2] = {
@@ -263,6 +369,12 @@ static const char *make_trace(const char *name, const struct pb *c0, int n0, con
 	if (cpus[1].fd >= 0)
 		close(cpus[1].fd);
 	return path;
+}
+
+static const char *make_trace(const char *name, const struct pb *c0, int n0, const struct pb *c1,
+			      int n1)
+{
+	return make_trace_with(&layout_61, name, c0, n0, c1, n1);
 }
 
 #define MAX_EVENTS 16
@@ -566,6 +678,158 @@ static void missed_without_count(void)
 	seen_free(&s);
 }
 
+/*
+ * func_repeats (the function tracer's "ran N more times" record) and a
+ * tracepoint of another system, between two function records.
+ */
+static void repeats_and_other_events(void)
+{
+	struct pb c0[1];
+	struct kmag_err err = { 0 };
+	struct seen s;
+	uint16_t count = 3;
+	int32_t value = -5;
+
+	pb_start(&c0[0], T0);
+	pb_function(&c0[0], 1, 0, 42, VFS_READ, KSYS_READ);
+	pb_hdr(&c0[0], 8, 2);		/* func_repeats: 32 bytes */
+	pb_common(&c0[0], 19, 0, 42);
+	pb_u64(&c0[0], VFS_READ);
+	pb_u64(&c0[0], KSYS_READ);
+	memcpy(c0[0].page + c0[0].off, &count, 2);
+	c0[0].off += 8;			/* count, top and bottom delta */
+	pb_hdr(&c0[0], 3, 3);		/* tick: 12 bytes */
+	pb_common(&c0[0], 300, 0, 43);
+	pb_u32(&c0[0], (uint32_t)value);
+	pb_finish(&c0[0], 0, 0);
+	if (read_all(make_trace("repeats.dat", c0, 1, NULL, 0), KMAG_READER_BUILTIN, &s, &err))
+		test_fail(__FILE__, __LINE__, "read: %s", err.msg);
+	CHECK_EQ(s.n, 3);
+	CHECK_EQ(s.ev[0].repeat, 1);
+	CHECK_EQ(s.ev[1].type, KMAG_EV_FUNC);
+	CHECK_EQ(s.ev[1].repeat, 3);
+	CHECK_EQ(s.ev[1].ts, T0 + 1 + 2);
+	CHECK_STREQ(s.func[1], "vfs_read");
+	CHECK_STREQ(s.parent[1], "ksys_read");
+	CHECK_EQ(s.ev[2].type, KMAG_EV_OTHER);
+	CHECK_EQ(s.ev[2].pid, 43);
+	CHECK_EQ(s.ev[2].event_id, 300);
+	CHECK_EQ(s.ev[2].raw_size, 12);
+	CHECK_EQ(s.ev[2].func, KMAG_FUNC_NONE);
+	seen_free(&s);
+}
+
+struct names {
+	char name[32], system[32];
+	int32_t value;
+	int n;
+};
+
+/* the names are borrowed from the trace: copy them inside the callback */
+static int copy_names(const struct kmag_event *ev, void *ctx)
+{
+	struct names *g = ctx;
+
+	if (ev->type != KMAG_EV_OTHER)
+		return 0;
+	g->n++;
+	snprintf(g->name, sizeof(g->name), "%s", ev->event_name ? ev->event_name : "(null)");
+	snprintf(g->system, sizeof(g->system), "%s", ev->event_system ? ev->event_system : "(null)");
+	if (ev->raw && ev->raw_size >= 12)
+		memcpy(&g->value, (const uint8_t *)ev->raw + 8, 4);
+	return 0;
+}
+
+/* a tracepoint record: named by its format, payload handed over raw */
+static void other_event_names(void)
+{
+	struct pb c0[1];
+	struct kmag_err err = { 0 };
+	struct names got = { .n = 0 };
+	struct kmag_trace *t;
+
+	pb_start(&c0[0], T0);
+	pb_hdr(&c0[0], 3, 1);
+	pb_common(&c0[0], 300, 0, 43);
+	pb_u32(&c0[0], 77);
+	pb_finish(&c0[0], 0, 0);
+	t = kmag_trace_open(make_trace("tick.dat", c0, 1, NULL, 0), NULL, &err);
+	if (!t)
+		test_fail(__FILE__, __LINE__, "open: %s", err.msg);
+	CHECK_EQ(kmag_trace_read(t, copy_names, &got, &err), 0);
+	kmag_trace_close(t);
+	CHECK_EQ(got.n, 1);
+	CHECK_STREQ(got.name, "tick");
+	CHECK_STREQ(got.system, "test");
+	CHECK_EQ(got.value, 77);
+}
+
+/* 4-byte longs: the format-driven (generic) decoding path */
+static void generic_layout(enum kmag_reader reader)
+{
+	static const struct tdw_blob ftrace32[] = {
+		{ fmt32_function, sizeof(fmt32_function) - 1 },
+		{ fmt32_exit, sizeof(fmt32_exit) - 1 },
+		{ fmt32_entry, sizeof(fmt32_entry) - 1 },
+	};
+	static const struct layout layout32 = { ftrace32, 3, NULL, 0, kallsyms32 };
+	struct pb c0[1];
+	struct kmag_err err = { 0 };
+	struct seen s;
+
+	pb_start(&c0[0], T0);
+	pb_hdr(&c0[0], 4, 5);		/* function: 16 bytes */
+	pb_common(&c0[0], 1, FL_HARDIRQ, 42);
+	pb_u32(&c0[0], 0xc1000010);	/* vfs_read+0x10 */
+	pb_u32(&c0[0], 0xc1001020);	/* ksys_read+0x20 */
+	pb_hdr(&c0[0], 4, 5);		/* funcgraph_entry: 16 bytes */
+	pb_common(&c0[0], 11, 0, 42);
+	pb_u32(&c0[0], 0xc1001000);
+	pb_u32(&c0[0], 1);
+	pb_hdr(&c0[0], 9, 5);		/* funcgraph_exit: 36 bytes */
+	pb_common(&c0[0], 10, 0, 42);
+	pb_u32(&c0[0], 0xc1001000);
+	pb_u32(&c0[0], 1);
+	pb_u32(&c0[0], 0);
+	pb_u32(&c0[0], 1000);		/* calltime, at the 4-aligned offset 20 */
+	pb_u32(&c0[0], 0);
+	pb_u32(&c0[0], 1700);		/* rettime at 28 */
+	pb_u32(&c0[0], 0);
+	pb_finish(&c0[0], 0, 0);
+	if (read_all(make_trace_with(&layout32, "l32.dat", c0, 1, NULL, 0), reader, &s, &err))
+		test_fail(__FILE__, __LINE__, "read: %s", err.msg);
+	CHECK_EQ(s.n, 3);
+	CHECK_EQ(s.ev[0].type, KMAG_EV_FUNC);
+	CHECK_EQ(s.ev[0].ip, 0xc1000010);
+	CHECK_EQ(s.ev[0].parent_ip, 0xc1001020);
+	CHECK_STREQ(s.func[0], "vfs_read");
+	CHECK_STREQ(s.parent[0], "ksys_read");
+	CHECK_EQ(s.ev[0].ts, T0 + 5);
+	CHECK_EQ(s.ev[1].type, KMAG_EV_GRAPH_ENTRY);
+	CHECK_EQ(s.ev[1].depth, 1);
+	CHECK_STREQ(s.func[1], "ksys_read");
+	CHECK_EQ(s.ev[2].type, KMAG_EV_GRAPH_EXIT);
+	CHECK_EQ(s.ev[2].depth, 1);
+	CHECK_EQ(s.ev[2].ts, T0 + 15);
+	CHECK_STREQ(s.func[2], "ksys_read");
+	if (reader == KMAG_READER_BUILTIN) {
+		CHECK_EQ(s.ev[0].ctx, KMAG_CTX_KNOWN | KMAG_CTX_HARDIRQ);
+		CHECK_EQ(s.ev[2].calltime, 1000);
+		CHECK_EQ(s.ev[2].duration, 700);
+	}
+	seen_free(&s);
+}
+
+static void generic_layout_builtin(void)
+{
+	generic_layout(KMAG_READER_BUILTIN);
+}
+
+static void generic_layout_libtracecmd_agrees(void)
+{
+	generic_layout(KMAG_READER_LIBTRACECMD);
+}
+
 const struct test_case pages_tests[] = {
 	{ "pages_builtin", pages_builtin },
 	{ "pages_libtracecmd_agrees", pages_libtracecmd_agrees },
@@ -576,5 +840,9 @@ const struct test_case pages_tests[] = {
 	{ "time_extend_cut_off", time_extend_cut_off },
 	{ "null_padding_ends_page", null_padding_ends_page },
 	{ "missed_without_count", missed_without_count },
+	{ "repeats_and_other_events", repeats_and_other_events },
+	{ "other_event_names", other_event_names },
+	{ "generic_layout_builtin", generic_layout_builtin },
+	{ "generic_layout_libtracecmd_agrees", generic_layout_libtracecmd_agrees },
 	TEST_LIST_END
 };
