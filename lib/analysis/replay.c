@@ -44,15 +44,29 @@ struct task {
 	uint64_t last_ts;
 };
 
+typedef int (*call_hook)(void *ctx, const struct kmag_call *call, void *data,
+			 const struct kmag_call *parent, void *parent_data);
+
+enum hook { HOOK_ENTER, HOOK_NAMED, HOOK_LEAVE, NR_HOOKS };
+
+/* One subscriber's hook of one kind, with where its data sits in a frame. */
+struct bound_hook {
+	call_hook fn;
+	void *ctx;
+	size_t offset;
+};
+
 struct subscriber {
 	const struct kmag_replay_ops *ops;
 	void *ctx;
-	size_t offset;		/* of its data in a frame */
 };
 
 struct kmag_replay {
 	struct subscriber subs[MAX_SUBSCRIBERS];
 	size_t nr_subs;
+	/* per kind, only the hooks that exist: the hot path calls no NULL check */
+	struct bound_hook hooks[NR_HOOKS][MAX_SUBSCRIBERS];
+	size_t nr_hooks[NR_HOOKS];
 	size_t stride;		/* bytes per frame */
 	struct task *tasks;
 	size_t nr_tasks, cap_tasks;
@@ -101,7 +115,15 @@ int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *o
 	s = &r->subs[r->nr_subs++];
 	s->ops = ops;
 	s->ctx = ctx;
-	s->offset = r->stride;
+	{
+		call_hook fns[NR_HOOKS] = { ops->enter, ops->named, ops->leave };
+		int h;
+
+		for (h = 0; h < NR_HOOKS; h++)
+			if (fns[h])
+				r->hooks[h][r->nr_hooks[h]++] =
+					(struct bound_hook){ fns[h], ctx, r->stride };
+	}
 	r->stride += (ops->data_size + 7) & ~(size_t)7;
 	return 0;
 }
@@ -133,25 +155,17 @@ const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i)
 
 /* ---- delivering to subscribers ---- */
 
-enum hook { HOOK_ENTER, HOOK_NAMED, HOOK_LEAVE };
-
 /* Calls @hook of every subscriber for @f, whose parent is @p (may be NULL). */
-static int deliver(struct kmag_replay *r, enum hook hook, struct frame *f, struct frame *p)
+static inline int deliver(struct kmag_replay *r, enum hook hook, struct frame *f, struct frame *p)
 {
-	size_t i;
+	const struct bound_hook *b = r->hooks[hook];
+	size_t i, n = r->nr_hooks[hook];
 	int ret;
 
-	for (i = 0; i < r->nr_subs; i++) {
-		const struct subscriber *s = &r->subs[i];
-		int (*fn)(void *, const struct kmag_call *, void *, const struct kmag_call *, void *);
-
-		fn = hook == HOOK_ENTER ? s->ops->enter :
-		     hook == HOOK_NAMED ? s->ops->named : s->ops->leave;
-		if (!fn)
-			continue;
-		ret = fn(s->ctx, &f->call, (char *)f + s->offset, p ? &p->call : NULL,
-			 p ? (char *)p + s->offset : NULL);
-		if (ret)
+	for (i = 0; i < n; i++) {
+		ret = b[i].fn(b[i].ctx, &f->call, (char *)f + b[i].offset, p ? &p->call : NULL,
+			      p ? (char *)p + b[i].offset : NULL);
+		if (unlikely(ret))
 			return ret;
 	}
 	return 0;
@@ -218,20 +232,19 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	}
 	p = top(r, t);
 	f = frame_at(r, t, t->nr++);
-	memset(f, 0, r->stride);
-	f->call.func = KMAG_FUNC_NONE;
-	f->call.pid = ev->pid;
-	f->call.cpu = ev->cpu;
-	f->call.depth = depth;
-	f->call.start_ns = KMAG_TS_NONE;
-	f->call.end_ns = KMAG_TS_NONE;
-	f->call.duration = KMAG_DURATION_NONE;
-	f->call.id = ++r->next_id;
-	f->call.parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0;
+	f->call = (struct kmag_call){
+		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
+		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .duration = KMAG_DURATION_NONE,
+		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
+	};
 	f->active = p ? p->active : 0;
 	f->lower = !p ? t->root_last_end : p->lower > p->last_child_end ? p->lower :
 									  p->last_child_end;
 	f->first_child_start = UINT64_MAX;
+	f->last_child_end = 0;
+	f->flags = 0;
+	/* the subscribers' data starts zeroed */
+	memset(f + 1, 0, r->stride - sizeof(*f));
 	return f;
 }
 
