@@ -197,6 +197,7 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 	const char *base = r->inst_dir ? r->inst_dir : r->dir;
 	struct meta_files f = { 0 };
 	struct utsname u;
+	struct stat old;
 	char *open_br;
 	int ret;
 
@@ -233,6 +234,9 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 		ret = kmag_err_set(err, errno, "cannot create %s: %s", r->tmp_out, strerror(errno));
 		goto out;
 	}
+	/* a trace.dat it replaces keeps its mode, as every output (include/kmag/outfile.h) */
+	if (!lstat(r->o.output, &old) && S_ISREG(old.st_mode) && fchmod(r->out_fd, old.st_mode & 07777))
+		pr_debug("cannot keep the mode of %s: %s", r->o.output, strerror(errno));
 	ret = kmag__tdw_begin(&r->w, r->out_fd, r->version, !r->o.uncompressed, r->page_size, err);
 	if (!ret)
 		ret = kmag__tdw_metadata(&r->w, &f.m);
