@@ -90,25 +90,34 @@ static void mindur_feeds_the_call_graph(void)
 	kmag_cg_free(cg);
 }
 
+/* The @n slowest calls of @evs, replayed; free with kmag_slowest_free(). */
+static struct kmag_slowest *slowest_of(size_t n, const struct kmag_event *evs, size_t nr)
+{
+	struct kmag_slowest *s = kmag_slowest_new(n);
+	struct kmag_replay *r = kmag_replay_new();
+	size_t i;
+
+	CHECK(s && r);
+	CHECK_EQ(kmag_slowest_subscribe(s, r), 0);
+	for (i = 0; i < nr; i++)
+		CHECK_EQ(kmag_replay_add(r, &evs[i]), 0);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	kmag_replay_free(r);
+	kmag_slowest_finish(s);
+	return s;
+}
+
 static void slowest_keeps_the_longest_with_chains(void)
 {
-	struct kmag_slowest *s = kmag_slowest_new(2);
-	struct kmag_replay *r = kmag_replay_new();
 	struct kmag_event evs[] = {
 		entry(7, 1, 0, 0),	 entry(7, 2, 1, 10),	  entry(7, 3, 2, 11),
 		leave(7, 3, 2, 41, 30),	 leave(7, 2, 1, 50, 40),  entry(7, 4, 1, 60),
 		leave(7, 4, 1, 65, 5),	 leave(7, 1, 0, 100, 100), /* exit without entry: */
 		leave(9, 6, 3, 500, 70),
 	};
+	struct kmag_slowest *s = slowest_of(2, evs, ARRAY_LEN(evs));
 	const struct kmag_slow_call *c;
-	size_t i;
 
-	CHECK(s && r);
-	CHECK_EQ(kmag_slowest_subscribe(s, r), 0);
-	for (i = 0; i < ARRAY_LEN(evs); i++)
-		CHECK_EQ(kmag_replay_add(r, &evs[i]), 0);
-	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
-	kmag_slowest_finish(s);
 	CHECK_EQ(kmag_slowest_count(s), 2);
 	c = kmag_slowest_get(s, 0);
 	CHECK_EQ(c->func, 1);
@@ -122,17 +131,9 @@ static void slowest_keeps_the_longest_with_chains(void)
 	CHECK(c->chain_partial);
 	CHECK_EQ(c->entry_ts, 430);
 	kmag_slowest_free(s);
-	kmag_replay_free(r);
 
 	/* with room for more, the nested call keeps its chain 1 > 2 > 3 */
-	s = kmag_slowest_new(10);
-	r = kmag_replay_new();
-	CHECK(s && r);
-	CHECK_EQ(kmag_slowest_subscribe(s, r), 0);
-	for (i = 0; i < ARRAY_LEN(evs); i++)
-		CHECK_EQ(kmag_replay_add(r, &evs[i]), 0);
-	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
-	kmag_slowest_finish(s);
+	s = slowest_of(10, evs, ARRAY_LEN(evs));
 	CHECK_EQ(kmag_slowest_count(s), 5);
 	c = kmag_slowest_get(s, 3);
 	CHECK_EQ(c->func, 3);
@@ -141,7 +142,6 @@ static void slowest_keeps_the_longest_with_chains(void)
 	CHECK_EQ(c->chain[1], 2);
 	CHECK_EQ(c->chain[2], 3);
 	kmag_slowest_free(s);
-	kmag_replay_free(r);
 }
 
 static void duration_parse(void)
