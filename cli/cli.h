@@ -37,6 +37,11 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints an error from the library (err->msg), returns EXIT_ERR. */
 int cli_lib_error(const struct kmag_err *err, const char *fallback);
+/*
+ * False when this build has feature @f; otherwise prints "kmag: <what> needs
+ * <library>: ... (apt install <package>, then rebuild)" and returns true.
+ */
+bool cli_lacks_feature(enum kmag_feature f, const char *what);
 
 /*
  * Reports the option getopt_long() rejected (call from the '?'/':' or default

@@ -161,6 +161,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 	if ((a->limit_set && (ret = cli_format_check("diff", "--limit", a->format))) ||
 	    (a->all && (ret = cli_format_check("diff", "--all", a->format))))
 		return ret;
+	if (!strcmp(a->format, "dot") && cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, "diff -F dot"))
+		return EXIT_ERR;
 	if (!strcmp(a->format, "html") && !a->output)
 		a->output = "kmag-diff.html";
 	if (a->output && !strcmp(a->output, "-"))

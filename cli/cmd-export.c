@@ -176,6 +176,8 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 	    (a->sm.filepath && (ret = cli_format_check("export", "--filter-filepath", names[a->fmt]))) ||
 	    (a->sm.map_path && (ret = cli_format_check("export", "--symbol-file-path", names[a->fmt]))))
 		return ret;
+	if (a->fmt == FMT_DOT && cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, "export -F dot"))
+		return EXIT_ERR;
 	if (a->output && !strcmp(a->output, "-"))
 		a->output = NULL;
 	return 0;

@@ -168,6 +168,8 @@ int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 	if (vmlinux && release)
 		return cli_usage_error("generate-symbol-map",
 				       "give either -k VMLINUX or -r RELEASE, not both");
+	if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "generate-symbol-map"))
+		return EXIT_ERR;
 	if (!vmlinux && !(vmlinux = kmag_vmlinux_find(release, found, sizeof(found), &err)))
 		return cli_lib_error(&err, "no debug vmlinux found");
 

@@ -124,6 +124,15 @@ static int pick_formats(struct vis_opts *o)
 	if (!o->render)
 		return cli_usage_error("visualize", "--image-name \"%s\": unknown picture type (name it .pdf, .png, .svg, .dot or .html)",
 				       o->image);
+	if (o->render == kmag_render_graphviz && !kmag_has_feature(KMAG_FEATURE_GRAPHVIZ)) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "visualize's %s picture", o->image_format);
+		if (cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, what))
+			return EXIT_ERR;
+	}
+	if (!o->no_chart && cli_lacks_feature(KMAG_FEATURE_CAIRO, "visualize's chart (--no-chart leaves it out)"))
+		return EXIT_ERR;
 	for (i = 0; i < sizeof(chart_formats) / sizeof(chart_formats[0]); i++)
 		if (has_ext(o->chart, chart_formats[i].ext))
 			o->chart_format = chart_formats[i].format;

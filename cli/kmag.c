@@ -71,7 +71,13 @@ static int run(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--version")) {
-			printf("kmag %s\n", kmag_version());
+			enum kmag_feature f;
+
+			/* the optional libraries this build has (+) or lacks (-) */
+			printf("kmag %s\nfeatures:", kmag_version());
+			for (f = 0; f < KMAG_FEATURE_COUNT; f++)
+				printf(" %c%s", kmag_has_feature(f) ? '+' : '-', kmag_feature_name(f));
+			putchar('\n');
 			return EXIT_OK;
 		}
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {

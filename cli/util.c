@@ -51,6 +51,16 @@ int cli_lib_error(const struct kmag_err *err, const char *fallback)
 	return cli_error("%s", fallback);
 }
 
+bool cli_lacks_feature(enum kmag_feature f, const char *what)
+{
+	struct kmag_err err = { 0 };
+
+	if (!kmag_need_feature(f, what, &err))
+		return false;
+	cli_lib_error(&err, "a library this kmag was built without");
+	return true;
+}
+
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out)
 {
 	char *end;

@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "internal.h"
 
 const char *kmag_version(void)
@@ -106,4 +107,38 @@ int kmag__parse_cpulist(const char *spec, uint64_t *bits, unsigned nbits)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+static const struct {
+	const char *name;	/* the meson option */
+	const char *library;	/* for the message */
+	const char *package;	/* Debian's development package */
+	bool have;
+} features[KMAG_FEATURE_COUNT] = {
+	[KMAG_FEATURE_GRAPHVIZ] = { "graphviz", "Graphviz", "libgraphviz-dev", KMAG_HAVE_GRAPHVIZ },
+	[KMAG_FEATURE_CAIRO] = { "cairo", "cairo", "libcairo2-dev", KMAG_HAVE_CAIRO },
+	[KMAG_FEATURE_LIBTRACECMD] = { "libtracecmd", "libtracecmd", "libtracecmd-dev",
+				       KMAG_HAVE_LIBTRACECMD },
+	[KMAG_FEATURE_LIBDW] = { "libdw", "libdw (elfutils)", "libdw-dev", KMAG_HAVE_LIBDW },
+};
+
+bool kmag_has_feature(enum kmag_feature f)
+{
+	return (unsigned)f < KMAG_FEATURE_COUNT && features[f].have;
+}
+
+const char *kmag_feature_name(enum kmag_feature f)
+{
+	return (unsigned)f < KMAG_FEATURE_COUNT ? features[f].name : "?";
+}
+
+int kmag_need_feature(enum kmag_feature f, const char *what, struct kmag_err *err)
+{
+	if (kmag_has_feature(f))
+		return 0;
+	if ((unsigned)f >= KMAG_FEATURE_COUNT)
+		return kmag_err_set(err, EINVAL, "%s needs an unknown feature %d", what, (int)f);
+	return kmag_err_set(err, ENOTSUP,
+			    "%s needs %s: this kmag was built without it (apt install %s, then rebuild)",
+			    what, features[f].library, features[f].package);
 }

@@ -6,9 +6,6 @@
  * Horizontal bars keep long kernel function names readable without rotation.
  * cairo's "toy" text API is enough for single-line labels in one font.
  */
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <cairo.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -16,8 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "kmag/outfile.h"
 #include "kmag/render.h"
+
+#if KMAG_HAVE_CAIRO
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
 
 #define WIDTH 1200
 #define ROW 24
@@ -27,7 +30,8 @@
 #define RIGHT 110
 #define FONT "DejaVu Sans"
 
-void kmag_chart_size(size_t nr, int *width, int *height)
+/* The picture size for @nr bars. */
+static void chart_size(size_t nr, int *width, int *height)
 {
 	*width = WIDTH;
 	*height = TOP + (int)(nr ? nr : 1) * ROW + BOTTOM;
@@ -321,7 +325,7 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 	if (!png && strcmp(format, "pdf") && strcmp(format, "svg"))
 		return kmag_err_set(err, EINVAL, "cannot write a chart as \"%s\" (choose png, pdf or svg)",
 				    format);
-	kmag_chart_size(c->nr, &width, &height);
+	chart_size(c->nr, &width, &height);
 	/* labels, then the title and subtitle, cleaned for cairo */
 	names = calloc(c->nr + 2, sizeof(*names));
 	if (!names)
@@ -386,3 +390,13 @@ out:
 	free(names);
 	return ret;
 }
+
+#else /* !KMAG_HAVE_CAIRO: say which package the build lacks */
+
+int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *format,
+		      struct kmag_err *err)
+{
+	return kmag_need_feature(KMAG_FEATURE_CAIRO, "drawing the chart", err);
+}
+
+#endif /* KMAG_HAVE_CAIRO */

@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <graphviz/cgraph.h>
-
+#include "config.h"
 #include "kmag/cgdiff.h"
 #include "kmag/report.h"
 #include "render-util.h"
+
+#if KMAG_HAVE_GRAPHVIZ
+#include <graphviz/cgraph.h>
+#endif
 
 /* ---- what is shown: everything, or what the source path filter keeps ---- */
 
@@ -375,6 +378,8 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 
 /* ---- DOT ---- */
 
+#if KMAG_HAVE_GRAPHVIZ
+
 /* Fill colour for a status: red/blue, stronger for larger relative changes. */
 static void status_colour(char *buf, size_t len, enum kmag_diff_status s, uint64_t a, uint64_t b)
 {
@@ -512,3 +517,12 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 	free(want);
 	return ret ? ret : render_status(out);
 }
+
+#else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */
+
+int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
+{
+	return -ENOTSUP;
+}
+
+#endif /* KMAG_HAVE_GRAPHVIZ */

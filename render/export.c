@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <graphviz/cgraph.h>
-
+#include "config.h"
 #include "kmag/export.h"
 #include "kmag/report.h"
 #include "render-util.h"
+
+#if KMAG_HAVE_GRAPHVIZ
+#include <graphviz/cgraph.h>
+#endif
 
 static bool shown(const struct kmag_export *x, uint32_t node)
 {
@@ -52,6 +55,8 @@ int kmag_export_edges_csv(FILE *out, const struct kmag_export *x)
 	}
 	return render_status(out);
 }
+
+#if KMAG_HAVE_GRAPHVIZ
 
 static void set_u64(void *obj, const char *key, uint64_t v)
 {
@@ -154,3 +159,12 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 	free(agn);
 	return ret ? ret : render_status(out);
 }
+
+#else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */
+
+int kmag_export_dot(FILE *out, const struct kmag_export *x)
+{
+	return -ENOTSUP;
+}
+
+#endif /* KMAG_HAVE_GRAPHVIZ */

@@ -16,17 +16,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
-
+#include "config.h"
 #include "kmag/outfile.h"
 #include "kmag/render.h"
+
+#if KMAG_HAVE_GRAPHVIZ
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+#endif
 
 #define DOT_MAX_NODES 300	/* above this, dot takes seconds: use sfdp */
 #define BOTH_WAYS_MAX 150	/* up to this many nodes, try dot left-right and top-down */
 #define SCREEN_ASPECT 1.6	/* the picture shape to aim for: a 16:10 screen */
 #define FONT "DejaVu Sans,Helvetica,Arial,sans-serif"
 #define IRQ_COLOR "#2166ac"	/* interrupt edges: blue, apart from the heat and hot-path reds */
+
+const char *kmag_graphviz_layout_for(size_t nodes)
+{
+	return nodes <= DOT_MAX_NODES ? "dot" : "sfdp";
+}
+
+#if KMAG_HAVE_GRAPHVIZ
 
 /* Graphviz reports errors through a process-wide callback; keep the last one. */
 static char gv_last_error[512];
@@ -40,11 +50,6 @@ static int gv_error(char *msg)
 	while (len && (gv_last_error[len - 1] == '\n' || gv_last_error[len - 1] == ' '))
 		gv_last_error[--len] = '\0';
 	return 0;
-}
-
-const char *kmag_graphviz_layout_for(size_t nodes)
-{
-	return nodes <= DOT_MAX_NODES ? "dot" : "sfdp";
 }
 
 int kmag_graphviz_check_layout(const char *name, struct kmag_err *err)
@@ -630,3 +635,19 @@ out:
 	agseterrf(NULL);
 	return ret;
 }
+
+#else /* !KMAG_HAVE_GRAPHVIZ: say which package the build lacks */
+
+int kmag_graphviz_check_layout(const char *name, struct kmag_err *err)
+{
+	return kmag_need_feature(KMAG_FEATURE_GRAPHVIZ, "--layout", err);
+}
+
+int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const char *format,
+			 struct kmag_err *err)
+{
+	return kmag_need_feature(KMAG_FEATURE_GRAPHVIZ, "drawing the call graph as PDF, PNG, SVG or DOT",
+				 err);
+}
+
+#endif /* KMAG_HAVE_GRAPHVIZ */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/util/grow.h"	/* kmag__grow() */
+#include "grow.h"	/* kmag__grow(), from lib/util: the base layer every part may use */
 
 /* Writes @s with XML/HTML special characters (& < > " ') escaped. NULL = "". */
 void render_fput_xml(FILE *out, const char *s);

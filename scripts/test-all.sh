@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # test-all.sh - install what is needed, build, and run kmag's full test suite:
 #   1. unit, e2e, VM (real kernel in qemu) and browser tests on a normal build
-#   2. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. unit and e2e tests again under valgrind memcheck (errors and leaks fail)
-#   4. a short run of every fuzz target (long runs: tests/fuzz/README.md)
+#   2. unit and e2e tests on a minimal build (no Graphviz, cairo, libtracecmd,
+#      libdw): what needs one of them must skip or fail with a clear message
+#   3. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
+#   4. unit and e2e tests again under valgrind memcheck (errors and leaks fail)
+#   5. a short run of every fuzz target (long runs: tests/fuzz/README.md)
 # Ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
 #
 # Options: --quick   only stage 1 without the VM tests (for a fast local loop)
@@ -48,6 +50,17 @@ suites=(--suite unit --suite e2e)
 run_suite build-ci main "${suites[@]}"
 
 if [ "$QUICK" = 0 ]; then
+	log "build (minimal: every optional library disabled)"
+	if [ ! -f build-min/build.ninja ]; then
+		meson setup build-min -Dgraphviz=disabled -Dcairo=disabled -Dlibtracecmd=disabled \
+			-Dlibdw=disabled >/dev/null || fail_setup "meson setup (minimal) failed"
+	fi
+	if ninja -C build-min; then
+		run_suite build-min minimal --suite unit --suite e2e
+	else
+		fail_setup "build (minimal) failed"
+	fi
+
 	log "build (ASan + UBSan)"
 	if [ ! -f build-asan/build.ninja ]; then
 		meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \

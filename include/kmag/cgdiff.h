@@ -126,7 +126,7 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r);
 /*
  * The changed part of the graph (changed functions and edges, with their
  * endpoints; everything with r->all) as Graphviz DOT: growth red, shrinkage
- * blue, added bold, removed dashed.
+ * blue, added bold, removed dashed. -ENOTSUP in a build without Graphviz.
  */
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r);
 

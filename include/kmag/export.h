@@ -102,7 +102,8 @@ int kmag_export_edges_csv(FILE *out, const struct kmag_export *x);
 /*
  * The whole call graph as Graphviz DOT (written by libcgraph, so every name
  * is quoted as Graphviz expects), with the statistics as attributes
- * (kmag_calls, kmag_total_ns, ...). Returns 0 or -errno.
+ * (kmag_calls, kmag_total_ns, ...). Returns 0 or -errno; -ENOTSUP in a build
+ * without Graphviz (kmag_has_feature(KMAG_FEATURE_GRAPHVIZ)).
  */
 int kmag_export_dot(FILE *out, const struct kmag_export *x);
 

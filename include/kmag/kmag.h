@@ -55,6 +55,26 @@ typedef void (*kmag_log_fn)(enum kmag_log_level level, const char *domain, const
  */
 void kmag_set_log(kmag_log_fn fn, enum kmag_log_level max_level);
 
+/* Optional libraries a build of kmag may lack (meson features of the same name). */
+enum kmag_feature {
+	KMAG_FEATURE_GRAPHVIZ,		/* call-graph pictures, DOT output */
+	KMAG_FEATURE_CAIRO,		/* visualize's bar chart */
+	KMAG_FEATURE_LIBTRACECMD,	/* the libtracecmd trace.dat reader */
+	KMAG_FEATURE_LIBDW,		/* reading DWARF (symbol maps, source paths) */
+	KMAG_FEATURE_COUNT,
+};
+
+/* True when this build has @f. */
+bool kmag_has_feature(enum kmag_feature f);
+/* @f as meson and `kmag --version` spell it ("graphviz"); a static string. */
+const char *kmag_feature_name(enum kmag_feature f);
+/*
+ * Returns 0 when this build has @f. Otherwise sets @err to "<what> needs
+ * <library>: this kmag was built without it (apt install <package>, then
+ * rebuild)" and returns -ENOTSUP.
+ */
+int kmag_need_feature(enum kmag_feature f, const char *what, struct kmag_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -78,9 +78,6 @@ struct kmag_chart {
 int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *format,
 		      struct kmag_err *err);
 
-/* Size of the chart for @nr bars in pixels (PNG) or points (PDF, SVG). */
-void kmag_chart_size(size_t nr, int *width, int *height);
-
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "dwarf-symbols.h"
 #include "internal.h"
 
@@ -26,7 +27,12 @@ static int add_file(struct kmag_symmap *m, const char *path, bool is_module, con
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return kmag_err_set(err, EINVAL, "libelf is unusable: %s", elf_errmsg(-1));
+#if KMAG_HAVE_LIBDW
 	ret = kmag__dwsyms_read(m, &req, err);
+#else
+	ret = kmag_need_feature(KMAG_FEATURE_LIBDW, "reading the debug info of a vmlinux or module",
+				err);
+#endif
 	if (ret >= 0 && req.release && !kmag_symmap_release(m) &&
 	    kmag_symmap_set_release(m, req.release))
 		ret = kmag_err_set(err, ENOMEM, "out of memory");

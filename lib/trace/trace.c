@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "trace-internal.h"
 #include "tracedat.h"
 
@@ -131,7 +132,11 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 	if (kmag__tracedat_magic(head, (size_t)n)) {
 		t->info.format = KMAG_INPUT_TRACEDAT;
 		if (t->opts.reader == KMAG_READER_LIBTRACECMD)
+#if KMAG_HAVE_LIBTRACECMD
 			ret = kmag__tracecmd_input_open(t, err);
+#else
+			ret = kmag_need_feature(KMAG_FEATURE_LIBTRACECMD, "--reader libtracecmd", err);
+#endif
 		else
 			ret = kmag__tracedat_input_open(t, err);
 	} else {

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+
 #include "u64map.h"
 
 void u64map_init(struct u64map *m)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../internal.h"
+#include "hash.h"
 
 #define U64MAP_EMPTY UINT64_MAX
 
@@ -39,7 +39,7 @@ static inline uint64_t *u64map_get(const struct u64map *m, uint64_t key)
 {
 	size_t i;
 
-	if (unlikely(key == U64MAP_EMPTY))
+	if (__builtin_expect(key == U64MAP_EMPTY, 0))
 		return m->has_max ? (uint64_t *)&m->max_val : NULL;
 	if (!m->mask)
 		return NULL;

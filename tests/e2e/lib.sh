@@ -89,6 +89,26 @@ fixture_trace() {
 	echo "$f"
 }
 
+# t_has_feature NAME: true when this kmag has optional library NAME (graphviz,
+# cairo, libtracecmd, libdw), as `kmag --version` lists it ("+NAME")
+t_has_feature() {
+	[ -n "${T_FEATURES+set}" ] || T_FEATURES=" $("$KMAG" --version | sed -n 's/^features: //p') "
+	case "$T_FEATURES" in *" +$1 "*) return 0 ;; esac
+	return 1
+}
+
+# t_need_feature NAME... : skips the whole script (TAP "1..0 # SKIP") when this
+# kmag lacks one of them; call it before the first check
+t_need_feature() {
+	local f
+	for f in "$@"; do
+		t_has_feature "$f" || { echo "1..0 # SKIP this kmag was built without $f"; exit 0; }
+	done
+}
+
+# t_skip DESC REASON : one check skipped (TAP "ok N - DESC # SKIP REASON")
+t_skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+
 t_done() {
 	echo "1..$T_N"
 	[ "$T_FAILED" -eq 0 ]

@@ -2,6 +2,7 @@
 # `kmag visualize` as the seed's `kernel-magnifier.py visualize`: default input
 # and output names, the parse message, the chart, the seed's options.
 . "$(dirname "$0")/lib.sh"
+t_need_feature graphviz cairo
 . "$(dirname "$0")/vis-lib.sh"
 
 cd "$T" || exit 1

@@ -2,6 +2,7 @@
 # The call graph's structure: node and edge counts, heat colours that follow
 # the counts, escaping, bridges, focus, pruning, and picture sizes.
 . "$(dirname "$0")/lib.sh"
+t_need_feature graphviz
 . "$(dirname "$0")/vis-lib.sh"
 
 cd "$T" || exit 1

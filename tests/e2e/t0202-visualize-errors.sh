@@ -3,6 +3,7 @@
 # options: one clear line and the right exit code, never a crash or a
 # half-written picture.
 . "$(dirname "$0")/lib.sh"
+t_need_feature graphviz cairo
 . "$(dirname "$0")/vis-lib.sh"
 
 cd "$T" || exit 1

@@ -2,6 +2,7 @@
 # `kmag visualize` on real kernel traces (tests/fixtures/traces, recorded on
 # Debian's 6.1 cloud kernel): function and function_graph, trace.dat and text.
 . "$(dirname "$0")/lib.sh"
+t_need_feature graphviz cairo
 . "$(dirname "$0")/vis-lib.sh"
 
 cd "$T" || exit 1

@@ -1,6 +1,7 @@
 #!/bin/bash
 # kmag generate-symbol-map on a kernel-like program built here with gcc.
 . "$(dirname "$0")/lib.sh"
+t_need_feature libdw
 export HOME="$T/home"
 mkdir -p "$HOME"
 bash "$SRCDIR/tests/e2e/data/mini-kernel.sh" "$T" || { t_fail "building the mini kernel"; t_done; exit 1; }

@@ -1,6 +1,7 @@
 #!/bin/bash
 # kmag report with a symbol map: file:line column, --filter-filepath, default map lookup.
 . "$(dirname "$0")/lib.sh"
+t_need_feature libdw
 export HOME="$T/home"
 unset KMAG_SYMBOL_MAP
 mkdir -p "$HOME"

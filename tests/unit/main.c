@@ -36,6 +36,40 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 	_exit(1);
 }
 
+#define EXIT_SKIP 77	/* a child's exit status for a skipped test */
+
+void test_skip(const char *reason)
+{
+	FILE *f;
+
+	/* the parent reads the reason back before it removes the directory */
+	f = fopen(write_tmp(".skip", "", 0), "w");
+	if (f) {
+		fprintf(f, "this kmag was built without %s", reason);
+		fclose(f);
+	}
+	fflush(stdout);
+	_exit(EXIT_SKIP);
+}
+
+/* The reason a skipped test left in @dir (static buffer). */
+static const char *skip_reason(const char *dir)
+{
+	static char buf[256];
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.skip", dir);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
 const char *fixture(const char *rel)
 {
 	static char buf[4096];
@@ -110,8 +144,9 @@ int main(int argc, char **argv)
 				_exit(0);
 			}
 			waitpid(pid, &status, 0);
-			rm_rf(tmpdir);
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP) {
+				printf("ok %d - %s # SKIP %s\n", n, full, skip_reason(tmpdir));
+			} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 				printf("ok %d - %s\n", n, full);
 			} else {
 				failed++;
@@ -119,6 +154,7 @@ int main(int argc, char **argv)
 					printf("# killed by signal %d\n", WTERMSIG(status));
 				printf("not ok %d - %s\n", n, full);
 			}
+			rm_rf(tmpdir);
 		}
 	}
 	return failed ? 1 : 0;

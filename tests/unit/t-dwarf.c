@@ -239,6 +239,7 @@ static void vmlinux_like(void)
 	char path[700];
 	size_t n = 0;
 
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBDW);
 	snprintf(path, sizeof(path), "%s/vmlinux", src);
 	if (kmag_symmap_add_vmlinux(m, path, NULL, &stats, &err) <= 0)
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
@@ -309,6 +310,7 @@ static void statics_by_address(void)
 	const uint64_t kaslr = 0x3a00000;
 	bool amb;
 
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBDW);
 	snprintf(path, sizeof(path), "%s/vmlinux", src);
 	CHECK(kmag_symmap_add_vmlinux(m, path, NULL, NULL, &err) > 0);
 	for (size_t i = 0; i < kmag_symmap_count(m); i++) {
@@ -368,6 +370,7 @@ static void module_object(void)
 	const struct kmag_symmap_entry *e;
 	char path[700];
 
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBDW);
 	snprintf(path, sizeof(path), "%s/testmod.ko", src);
 	if (kmag_symmap_add_modules(m, src, NULL, &stats, &err) != 1)
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
@@ -436,6 +439,7 @@ static void module_debug_file(void)
 	struct kmag_symmap *a = kmag_symmap_new(), *b = kmag_symmap_new();
 	char cmd[4096], dir[700];
 
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBDW);
 	snprintf(dir, sizeof(dir), "%s/dbg", src);
 	snprintf(cmd, sizeof(cmd),
 		 "mkdir -p '%s' && cp '%s/testmod.ko' '%s/' && "
@@ -469,6 +473,7 @@ static void errors(void)
 	struct kmag_symmap *m = kmag_symmap_new();
 	char path[700], buf[512];
 
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBDW);
 	snprintf(path, sizeof(path), "%s/nothere", src);
 	CHECK(kmag_symmap_add_vmlinux(m, path, NULL, NULL, &err) == -ENOENT);
 	CHECK(strstr(err.msg, "nothere"));

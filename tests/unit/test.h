@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kmag/kmag.h"
+
 struct test_case {
 	const char *name;
 	void (*fn)(void);
@@ -45,6 +47,16 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 		if (!_a || !_b || strcmp(_a, _b))                                          \
 			test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,  \
 				  _a ? _a : "(null)", _b ? _b : "(null)");                 \
+	} while (0)
+
+/* Ends the running test as skipped (TAP "# SKIP @reason"). */
+void test_skip(const char *reason) __attribute__((noreturn));
+
+/* Skips the running test when this build lacks optional library @f (enum kmag_feature). */
+#define TEST_NEED_FEATURE(f)                                                 \
+	do {                                                                 \
+		if (!kmag_has_feature(f))                                    \
+			test_skip(kmag_feature_name(f));                     \
 	} while (0)
 
 /* Path of a fixture file (KMAG_FIXTURES or the source tree); static buffer. */
