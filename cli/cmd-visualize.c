@@ -124,21 +124,25 @@ static int pick_formats(struct vis_opts *o)
 	if (!o->render)
 		return cli_usage_error("visualize", "--image-name \"%s\": unknown picture type (name it .pdf, .png, .svg, .dot or .html)",
 				       o->image);
-	if (o->render == kmag_render_graphviz && !kmag_has_feature(KMAG_FEATURE_GRAPHVIZ)) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "visualize's %s picture", o->image_format);
-		if (cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, what))
-			return EXIT_ERR;
-	}
-	if (!o->no_chart && cli_lacks_feature(KMAG_FEATURE_CAIRO, "visualize's chart (--no-chart leaves it out)"))
-		return EXIT_ERR;
 	for (i = 0; i < sizeof(chart_formats) / sizeof(chart_formats[0]); i++)
 		if (has_ext(o->chart, chart_formats[i].ext))
 			o->chart_format = chart_formats[i].format;
 	if (!o->chart_format && !o->no_chart)
 		return cli_usage_error("visualize", "--chart-name \"%s\": unknown picture type (name it .png, .pdf or .svg)",
 				       o->chart);
+	return 0;
+}
+
+/* The optional libraries the pictures asked for need; EXIT_ERR with one line when one is missing. */
+static int need_libraries(const struct vis_opts *o)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "visualize's %s picture", o->image_format);
+	if (o->render == kmag_render_graphviz && cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, what))
+		return EXIT_ERR;
+	if (!o->no_chart && cli_lacks_feature(KMAG_FEATURE_CAIRO, "visualize's chart (--no-chart leaves it out)"))
+		return EXIT_ERR;
 	return 0;
 }
 
@@ -470,12 +474,16 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	}
 	in.build_cct = o.root != NULL;	/* the calls under the root: scope_to_root() */
-	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
-		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	/* both pictures' places are checked before either is drawn */
 	if (!o.no_chart && !strcmp(o.image, o.chart))
 		return cli_usage_error("visualize", "the call graph and the chart cannot both be \"%s\"",
 				       o.image);
+	if (need_libraries(&o)) {
+		cli_symmap_release(&sym);
+		return EXIT_ERR;
+	}
+	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
+		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	if ((ret = cli_out_check(o.image)) || (!o.no_chart && (ret = cli_out_check(o.chart)))) {
 		cli_symmap_release(&sym);
 		return ret;

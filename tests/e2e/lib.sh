@@ -89,12 +89,14 @@ fixture_trace() {
 	echo "$f"
 }
 
-# t_has_feature NAME: true when this kmag has optional library NAME (graphviz,
-# cairo, libtracecmd, libdw), as `kmag --version` lists it ("+NAME")
+# t_has_feature NAME... : true when this kmag has every optional library NAME
+# (graphviz, cairo, libtracecmd, libdw), as `kmag --version` lists it ("+NAME")
 t_has_feature() {
+	local f
 	[ -n "${T_FEATURES+set}" ] || T_FEATURES=" $("$KMAG" --version | sed -n 's/^features: //p') "
-	case "$T_FEATURES" in *" +$1 "*) return 0 ;; esac
-	return 1
+	for f in "$@"; do
+		case "$T_FEATURES" in *" +$f "*) ;; *) return 1 ;; esac
+	done
 }
 
 # t_need_feature NAME... : skips the whole script (TAP "1..0 # SKIP") when this
@@ -108,6 +110,45 @@ t_need_feature() {
 
 # t_skip DESC REASON : one check skipped (TAP "ok N - DESC # SKIP REASON")
 t_skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+
+# t_needs_of KMAG-ARGS... : prints the optional libraries that kmag command line
+# needs: DOT output (export/diff -F dot) and visualize's pictures other than
+# .html need graphviz, its chart cairo, --reader libtracecmd libtracecmd,
+# generate-symbol-map libdw
+t_needs_of() {
+	local a prev='' cmd='' img='' chart=1 dot=0 need=()
+	for a in "$@"; do
+		if [ -z "$cmd" ]; then case $a in -*) ;; *) cmd=$a ;; esac; fi
+		case $prev in
+		-F | --format) [ "$a" = dot ] && dot=1 ;;
+		-o | --output | --image-name) img=$a ;;
+		--reader) [ "$a" = libtracecmd ] && need+=(libtracecmd) ;;
+		esac
+		case $a in --format=dot | -Fdot) dot=1 ;; --no-chart) chart=0 ;; esac
+		prev=$a
+	done
+	case $cmd in
+	export | diff) [ "$dot" = 1 ] && need+=(graphviz) ;;
+	visualize)
+		case ${img:-kernel-magnifier.pdf} in *.html) ;; *) need+=(graphviz) ;; esac
+		[ "$chart" = 1 ] && need+=(cairo)
+		;;
+	generate-symbol-map) need+=(libdw) ;;
+	esac
+	echo "${need[*]}"
+}
+
+# t_can_run DESC KMAG-ARGS... : true when this kmag has what the command line
+# needs (t_needs_of); otherwise records DESC as skipped and returns false
+t_can_run() {
+	local desc=$1 need
+	shift
+	need=$(t_needs_of "$@")
+	# shellcheck disable=SC2086 # a list of names
+	t_has_feature $need && return 0
+	t_skip "$desc" "this kmag was built without one of: $need"
+	return 1
+}
 
 t_done() {
 	echo "1..$T_N"

@@ -23,6 +23,7 @@ while read -r golden args; do
 		t_fail "$golden" "no golden file: run tests/e2e/expect/regen.sh"
 		continue
 	fi
+	t_can_run "$golden: kmag $args" "$@" || continue
 	if ! golden_run "$W" "$golden" "$@" >"$T/actual"; then
 		t_fail "$golden: kmag $args" "exit status not 0" "$(head -c 1500 "$W/stderr")"
 		continue

@@ -81,6 +81,7 @@ if mknod "$D/full" c 1 7 2>/dev/null && ! echo x 2>/dev/null >"$D/full"; then
 	while IFS='|' read -r name cmd; do
 		[ -n "$name" ] || continue
 		eval "set -- $cmd"
+		t_can_run "$name into a full device fails" "$@" || continue
 		t_exit "$name into a full device fails" 1 "$KMAG" "$@"
 		t_grep "... with the real cause" '^kmag: cannot write [^ ]*full[^ ]*: No space left on device$' "$T/err"
 	done <<CMDS
@@ -106,6 +107,7 @@ fi
 while IFS='|' read -r name cmd; do
 	[ -n "$name" ] || continue
 	eval "set -- $cmd"
+	t_can_run "$name >/dev/full" "$@" || continue
 	t_exit "$name >/dev/full" 1 sh -c '"$0" "$@" >/dev/full' "$KMAG" "$@"
 	t_grep "... says standard output is full" '^kmag: cannot write to standard output: No space left on device$' "$T/err"
 done <<CMDS
@@ -123,14 +125,18 @@ CMDS
 
 # -- visualize checks both pictures' places before drawing either ------------
 mkdir -p "$T/vis"
-t_exit "visualize --image-name in a missing directory" 1 \
-	sh -c "cd '$T/vis' && '$KMAG' visualize --image-name /nonexistent/g.pdf '$FG'"
-t_grep "... names the path" 'cannot create /nonexistent/g.pdf' "$T/err"
-t_ok "... and wrote no chart" test ! -e "$T/vis/function-calls.png"
-t_ok "visualize -o x.svg (as --image-name)" sh -c "cd '$T/vis' && '$KMAG' visualize -o x.svg --no-chart '$FG'"
-t_grep "... an SVG" '<svg' "$T/vis/x.svg"
-t_ok "visualize --output y.dot" sh -c "cd '$T/vis' && '$KMAG' visualize --output y.dot --no-chart '$FG'"
-t_grep "... DOT" '^digraph' "$T/vis/y.dot"
+if t_can_run "visualize --image-name in a missing directory" visualize --image-name g.pdf; then
+	t_exit "visualize --image-name in a missing directory" 1 \
+		sh -c "cd '$T/vis' && '$KMAG' visualize --image-name /nonexistent/g.pdf '$FG'"
+	t_grep "... names the path" 'cannot create /nonexistent/g.pdf' "$T/err"
+	t_ok "... and wrote no chart" test ! -e "$T/vis/function-calls.png"
+fi
+if t_can_run "visualize -o / --output" visualize -o x.svg --no-chart; then
+	t_ok "visualize -o x.svg (as --image-name)" sh -c "cd '$T/vis' && '$KMAG' visualize -o x.svg --no-chart '$FG'"
+	t_grep "... an SVG" '<svg' "$T/vis/x.svg"
+	t_ok "visualize --output y.dot" sh -c "cd '$T/vis' && '$KMAG' visualize --output y.dot --no-chart '$FG'"
+	t_grep "... DOT" '^digraph' "$T/vis/y.dot"
+fi
 t_exit "picture and chart under one name" 2 "$KMAG" visualize -o "$T/a.png" --chart-name "$T/a.png" "$FG"
 
 t_done

@@ -22,9 +22,12 @@ for f in v6-tail v6-cpu v6-half v7-tail v7-half; do
 	t_exit "$f: the built-in reader refuses it" 1 "$KMAG" report "$T/$f.dat"
 	t_grep "$f: ... saying where it is cut" 'truncated trace.dat: .*(file cut short|ends at)' "$T/err"
 	cp "$T/err" "$T/builtin.err"
+	t_can_run "$f: libtracecmd refuses it too" report --reader libtracecmd || continue
 	t_exit "$f: libtracecmd refuses it (no crash)" 1 "$KMAG" report --reader libtracecmd "$T/$f.dat"
 	t_eq "$f: ... with the same message" "$(cat "$T/builtin.err")" "$(cat "$T/err")"
 done
-t_ok "a whole file still reads with libtracecmd" "$KMAG" report --reader libtracecmd "$V6"
-t_grep "... with its CPU statistics" 'CPU0 [0-9,]+' "$T/ok.out"
+if t_can_run "a whole file still reads with libtracecmd" report --reader libtracecmd; then
+	t_ok "a whole file still reads with libtracecmd" "$KMAG" report --reader libtracecmd "$V6"
+	t_grep "... with its CPU statistics" 'CPU0 [0-9,]+' "$T/ok.out"
+fi
 t_done

@@ -16,6 +16,7 @@ for filter in "--cpu 5" "--time 1,2" "--comm no-such-task" "--pid 999999" "--cpu
 	while IFS='|' read -r name cmd; do
 		[ -n "$name" ] || continue
 		eval "set -- $cmd"
+		t_can_run "$name $filter" "$@" || continue
 		# shellcheck disable=SC2086
 		t_exit "$name $filter: exit 1" 1 "$KMAG" "$@" $filter
 		t_grep "$name $filter: says what the trace holds" "$holds" "$T/err"
