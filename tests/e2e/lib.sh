@@ -112,7 +112,7 @@ t_need_feature() {
 t_skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 
 # t_needs_of KMAG-ARGS... : prints the optional libraries that kmag command line
-# needs: DOT output (export/diff -F dot) and visualize's pictures other than
+# needs: DOT output (export/diff -F dot or -o X.dot) and visualize's pictures other than
 # .html need graphviz, its chart cairo, --reader libtracecmd libtracecmd,
 # generate-symbol-map libdw
 t_needs_of() {
@@ -128,7 +128,11 @@ t_needs_of() {
 		prev=$a
 	done
 	case $cmd in
-	export | diff) [ "$dot" = 1 ] && need+=(graphviz) ;;
+	export | diff)
+		# without -F, the output's name says the format (cli/formats.c)
+		case $img in *.dot | *.gv) dot=1 ;; esac
+		[ "$dot" = 1 ] && need+=(graphviz)
+		;;
 	visualize)
 		case ${img:-kernel-magnifier.pdf} in *.html) ;; *) need+=(graphviz) ;; esac
 		[ "$chart" = 1 ] && need+=(cairo)

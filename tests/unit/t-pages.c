@@ -379,6 +379,7 @@ static void pages_builtin(void)
 /* the same file through libtraceevent's kbuffer: the expectations hold there too */
 static void pages_libtracecmd_agrees(void)
 {
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBTRACECMD);
 	check_good(KMAG_READER_LIBTRACECMD);
 }
 
