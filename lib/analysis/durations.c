@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * durations.c - the minimum-duration filter and the slowest calls (see
- * include/kmag/durations.h). The slowest calls subscribe to the one replay
- * (replay.c). The minimum-duration filter works on events before any replay
- * (it decides which entries and exits the replay sees), so it holds entries
- * back on a small stack of its own, with the replay's task key and its rule
- * for lost exits: an entry at depth d ends what is open at depth >= d.
+ * include/kmag/durations.h). Both subscribe to the one replay (replay.c):
+ * the slowest calls to the graph's, the minimum-duration filter to its own,
+ * in front of the graph's (it decides which entries and exits that one sees).
  */
 #define PR_DOMAIN "durations"
 #include <math.h>
@@ -13,36 +11,31 @@
 #include "internal.h"
 #include "kmag/durations.h"
 #include "kmag/replay.h"
-#include "util/u64map.h"
 
-#define MAX_DEPTH 512
 
-static uint64_t task_key(const struct kmag_event *ev)
-{
-	return kmag_task_key(ev->pid, ev->cpu);
-}
 
 /* ---- minimum duration ---- */
 
-struct held {
-	struct kmag_event ev;	/* the entry (GRAPH_ENTRY carries no borrowed pointers) */
-	bool passed;		/* already handed on */
-};
-
-struct held_stack {
-	struct held *v;
-	size_t n, cap;
-};
-
+/*
+ * The filter replays the events (the one replay) to learn which calls last
+ * long enough, and passes on the entry and exit events of those calls only:
+ * an entry is held (as its call's data) until the call or one of its
+ * descendants proves long enough, so the next consumer sees entries first,
+ * in time order, and memory grows with the call depth only.
+ */
 struct kmag_mindur {
 	uint64_t min_ns;
 	kmag_event_fn next;
 	void *next_ctx;
-	struct u64map index;		/* task key -> stacks index */
-	struct held_stack *stacks;
-	size_t nr, cap;
+	struct kmag_replay *replay;	/* owned */
 	uint64_t dropped;
 };
+
+struct held {
+	bool passed;		/* its entry was handed on */
+};
+
+static const struct kmag_replay_ops mindur_ops;
 
 struct kmag_mindur *kmag_mindur_new(uint64_t min_ns, kmag_event_fn next, void *next_ctx)
 {
@@ -53,20 +46,19 @@ struct kmag_mindur *kmag_mindur_new(uint64_t min_ns, kmag_event_fn next, void *n
 	m->min_ns = min_ns;
 	m->next = next;
 	m->next_ctx = next_ctx;
-	u64map_init(&m->index);
+	m->replay = kmag_replay_new();
+	if (!m->replay || kmag_replay_subscribe(m->replay, &mindur_ops, m)) {
+		kmag_mindur_free(m);
+		return NULL;
+	}
 	return m;
 }
 
 void kmag_mindur_free(struct kmag_mindur *m)
 {
-	size_t i;
-
 	if (!m)
 		return;
-	for (i = 0; i < m->nr; i++)
-		free(m->stacks[i].v);
-	free(m->stacks);
-	u64map_release(&m->index);
+	kmag_replay_free(m->replay);
 	free(m);
 }
 
@@ -75,66 +67,73 @@ uint64_t kmag_mindur_dropped(const struct kmag_mindur *m)
 	return m->dropped;
 }
 
-static struct held_stack *held_of(struct kmag_mindur *m, const struct kmag_event *ev)
+/* Hands on the entry of open call @c (if the trace has it and it was not yet). */
+static int pass_entry(struct kmag_mindur *m, const struct kmag_call *c, struct held *h)
 {
-	bool inserted;
-	uint64_t *v = u64map_upsert(&m->index, task_key(ev), m->nr, &inserted);
+	struct kmag_event ev = {
+		.type = KMAG_EV_GRAPH_ENTRY, .ctx = c->ctx, .repeat = 1, .cpu = c->cpu,
+		.pid = c->pid, .depth = c->depth, .ts = c->entry_ts, .func = c->func,
+		.parent = KMAG_FUNC_NONE, .duration = KMAG_DURATION_NONE,
+		.calltime = KMAG_TS_NONE,
+	};
 
-	if (!v)
-		return NULL;
-	if (inserted) {
-		if (kmag__grow(&m->stacks, &m->cap, m->nr + 1, sizeof(*m->stacks)))
-			return NULL;
-		memset(&m->stacks[m->nr], 0, sizeof(m->stacks[0]));
-		m->nr++;
-	}
-	return &m->stacks[*v];
+	if (h->passed || c->func == KMAG_FUNC_NONE || (c->flags & KMAG_CALL_NO_ENTRY))
+		return 0;
+	h->passed = true;
+	return m->next(&ev, m->next_ctx);
 }
+
+static int mindur_leave(void *ctx, const struct kmag_call *call, void *data,
+			const struct kmag_call *parent, void *parent_data)
+{
+	struct kmag_mindur *m = ctx;
+	struct held *h = data;
+	size_t i, n = kmag_replay_nr_open(m->replay);
+	struct kmag_event ev = {
+		.type = KMAG_EV_GRAPH_EXIT, .ctx = call->ctx, .repeat = 1, .cpu = call->cpu,
+		.pid = call->pid, .depth = call->depth, .ts = call->exit_ts, .func = call->func,
+		.parent = KMAG_FUNC_NONE, .duration = call->duration, .calltime = KMAG_TS_NONE,
+		.retval = call->retval, .has_retval = call->has_retval,
+	};
+	int ret;
+
+	(void)parent, (void)parent_data;
+	/* ended without its exit: nothing to hand on (the next replay sees the gap itself) */
+	if ((call->flags & KMAG_CALL_NO_EXIT) || call->func == KMAG_FUNC_NONE)
+		return 0;
+	if (call->duration != KMAG_DURATION_NONE && call->duration < m->min_ns && !h->passed) {
+		m->dropped++;
+		return 0;
+	}
+	/* kept: so are its callers (they lasted longer), entries first */
+	for (i = 0; i < n; i++)
+		if ((ret = pass_entry(m, kmag_replay_open(m->replay, i),
+				      kmag_replay_open_data(m->replay, i, &mindur_ops))))
+			return ret;
+	if ((ret = pass_entry(m, call, h)))
+		return ret;
+	return m->next(&ev, m->next_ctx);
+}
+
+/* Other events pass unchanged. */
+static int mindur_event(void *ctx, const struct kmag_event *ev)
+{
+	struct kmag_mindur *m = ctx;
+
+	return m->next(ev, m->next_ctx);
+}
+
+static const struct kmag_replay_ops mindur_ops = {
+	.data_size = sizeof(struct held),
+	.leave = mindur_leave,
+	.event = mindur_event,
+};
 
 int kmag_mindur_event_fn(const struct kmag_event *ev, void *ctx)
 {
 	struct kmag_mindur *m = ctx;
-	struct held_stack *hs;
-	size_t i, k;
-	int ret;
 
-	if (ev->type != KMAG_EV_GRAPH_ENTRY && ev->type != KMAG_EV_GRAPH_EXIT)
-		return m->next(ev, m->next_ctx);
-	hs = held_of(m, ev);
-	if (!hs)
-		return -ENOMEM;
-	/* frames at this depth or deeper lost their exits */
-	while (hs->n && hs->v[hs->n - 1].ev.depth >= ev->depth &&
-	       (ev->type == KMAG_EV_GRAPH_ENTRY || hs->v[hs->n - 1].ev.depth > ev->depth))
-		hs->n--;
-	if (ev->type == KMAG_EV_GRAPH_ENTRY) {
-		if (hs->n >= MAX_DEPTH)
-			return 0;
-		if (kmag__grow(&hs->v, &hs->cap, hs->n + 1, sizeof(*hs->v)))
-			return -ENOMEM;
-		hs->v[hs->n++] = (struct held){ *ev, false };
-		return 0;
-	}
-	/* an exit: its entry, if seen, is on top */
-	k = hs->n && hs->v[hs->n - 1].ev.depth == ev->depth ? hs->n - 1 : SIZE_MAX;
-	if (ev->duration != KMAG_DURATION_NONE && ev->duration < m->min_ns &&
-	    (k == SIZE_MAX || !hs->v[k].passed)) {
-		m->dropped++;
-		if (k != SIZE_MAX)
-			hs->n--;
-		return 0;
-	}
-	/* kept: so are its callers (they lasted longer), entries first */
-	for (i = 0; k != SIZE_MAX && i <= k; i++) {
-		if (hs->v[i].passed)
-			continue;
-		hs->v[i].passed = true;
-		if ((ret = m->next(&hs->v[i].ev, m->next_ctx)))
-			return ret;
-	}
-	if (k != SIZE_MAX)
-		hs->n--;
-	return m->next(ev, m->next_ctx);
+	return kmag_replay_add(m->replay, ev);
 }
 
 /* ---- slowest calls ---- */

@@ -59,6 +59,7 @@ struct bound_hook {
 struct subscriber {
 	const struct kmag_replay_ops *ops;
 	void *ctx;
+	size_t offset;		/* of its data in a frame */
 };
 
 struct kmag_replay {
@@ -115,6 +116,7 @@ int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *o
 	s = &r->subs[r->nr_subs++];
 	s->ops = ops;
 	s->ctx = ctx;
+	s->offset = r->stride;
 	{
 		call_hook fns[NR_HOOKS] = { ops->enter, ops->named, ops->leave };
 		int h;
@@ -151,6 +153,19 @@ size_t kmag_replay_nr_open(const struct kmag_replay *r)
 const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i)
 {
 	return r->cur && i < r->cur->nr ? &frame_at(r, r->cur, i)->call : NULL;
+}
+
+void *kmag_replay_open_data(const struct kmag_replay *r, size_t i,
+			    const struct kmag_replay_ops *ops)
+{
+	size_t k;
+
+	if (!r->cur || i >= r->cur->nr)
+		return NULL;
+	for (k = 0; k < r->nr_subs; k++)
+		if (r->subs[k].ops == ops)
+			return (char *)frame_at(r, r->cur, i) + r->subs[k].offset;
+	return NULL;
 }
 
 /* ---- delivering to subscribers ---- */
@@ -235,6 +250,7 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->call = (struct kmag_call){
 		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
 		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .duration = KMAG_DURATION_NONE,
+		.entry_ts = KMAG_TS_NONE, .exit_ts = KMAG_TS_NONE,
 		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
 	};
 	f->active = p ? p->active : 0;
@@ -355,7 +371,7 @@ static int graph_entry(struct kmag_replay *r, struct task *t, const struct kmag_
 	f = frame_push(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
-	f->call.start_ns = ev->ts;
+	f->call.start_ns = f->call.entry_ts = ev->ts;
 	f->call.ctx = ev->ctx;
 	frame_name(r, t, f, ev->func);
 	p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
@@ -381,7 +397,7 @@ static void exit_times(struct frame *f, const struct kmag_event *ev, uint64_t du
 {
 	uint64_t start;
 
-	f->call.end_ns = ev->ts;
+	f->call.end_ns = f->call.exit_ts = ev->ts;
 	if (ev->ts == KMAG_TS_NONE || dur == KMAG_DURATION_NONE)
 		return;
 	start = dur <= ev->ts ? ev->ts - dur : 0;
