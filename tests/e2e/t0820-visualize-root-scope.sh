@@ -4,6 +4,7 @@
 # made under F, with the numbers of those calls (issue 18, defect 2): checked
 # against the folded call stacks of the same trace (helpers/root-scope-check.py).
 . "$(dirname "$0")/lib.sh"
+t_need_feature graphviz
 H=$SRCDIR/tests/e2e/helpers
 
 for f in fg-2cpu-v6 fg-sched-v6; do

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t0810 - every view of a function_graph trace counts the same calls and the
+# t0830 - every view of a function_graph trace counts the same calls and the
 # same time per function: report (json), flame (folded stacks by time and by
 # calls), the Chrome export (slices rebuilt into calls) and report --slowest.
 # They all subscribe to the one replay (lib/analysis/replay.c); a view with a
