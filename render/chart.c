@@ -142,31 +142,56 @@ static size_t char_start(const char *s, size_t i)
 	return i;
 }
 
+/* No glyph of the label font is narrower: a label area of W px holds at most W / this bytes. */
+#define MIN_GLYPH_PX 1.0
+
+/*
+ * Writes @orig (@len bytes) into @s with its middle cut to keep about @keep
+ * bytes around an ellipsis. False when that would not be shorter: the
+ * ellipsis takes 3 bytes, so it must replace at least 3, or @s would overflow.
+ */
+static bool cut_middle(char *s, const char *orig, size_t len, size_t keep)
+{
+	size_t head = char_start(orig, (keep + 1) / 2);
+	size_t tail = char_start(orig, len - keep / 2);
+
+	if (tail < head + 3)
+		return false;
+	memcpy(s, orig, head);
+	memcpy(s + head, "\xe2\x80\xa6", 3);	/* U+2026 ... */
+	memmove(s + head + 3, orig + tail, len - tail + 1);
+	return true;
+}
+
 /*
  * Shortens @s in place to fit @max by cutting its middle ("tcp_v4_...rcv_1"):
- * kernel names that share a long prefix differ at the end.
+ * kernel names that share a long prefix differ at the end. The longest cut
+ * that fits is found by bisection over at most @max / MIN_GLYPH_PX bytes, so
+ * a name of any length costs a bounded number of measurements.
  */
 static void fit_text(cairo_t *cr, char *s, double max)
 {
-	size_t len = strlen(s), keep = len;
+	size_t len = strlen(s), lo = 2, hi, best = 0;
+	double cap = max / MIN_GLYPH_PX;
 	char *orig;
 
-	if (text_width(cr, s) <= max || !(orig = strdup(s)))
+	if ((double)len <= cap && text_width(cr, s) <= max)
 		return;
-	while (keep > 2) {
-		size_t head, tail;
+	if (!(orig = strdup(s)))
+		return;
+	hi = (double)len < cap ? len : (size_t)cap;
+	while (lo <= hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		keep--;
-		head = char_start(orig, (keep + 1) / 2);
-		tail = char_start(orig, len - keep / 2);
-		if (tail < head)
-			tail = head;
-		memcpy(s, orig, head);
-		memcpy(s + head, "\xe2\x80\xa6", 3);	/* U+2026 ... */
-		memcpy(s + head + 3, orig + tail, len - tail + 1);
-		if (text_width(cr, s) <= max)
-			break;
+		if (cut_middle(s, orig, len, mid) && text_width(cr, s) <= max) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
 	}
+	if (!cut_middle(s, orig, len, best ? best : 2))
+		memcpy(s, orig, len + 1);	/* too short to cut */
 	free(orig);
 }
 
