@@ -30,7 +30,8 @@ if "$KMAG" record -q -p function_graph -g ksys_read -g ksys_write -g do_sys_open
 	echo "recorded $OUT/trace.dat on this machine ($(uname -r))"
 	SOURCE="recorded here"
 else
-	echo "this machine cannot record function calls: $(head -1 "$OUT/record.err" | sed 's/^kmag: //')"
+	# the error is kmag's last line (notes such as "mounted tracefs at ..." come first)
+	echo "this machine cannot record function calls: $(grep -v '^ *$' "$OUT/record.err" | tail -1 | sed 's/^kmag: //')"
 	echo "using a real trace instead: tests/fixtures/traces/fg-2cpu-v6.dat.xz"
 	echo "(function_graph, Debian kernel 6.1.0-56-cloud-amd64 in QEMU; provenance in tests/fixtures/traces/README.md)"
 	xz -dc tests/fixtures/traces/fg-2cpu-v6.dat.xz >"$OUT/trace.dat"
