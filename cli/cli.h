@@ -44,10 +44,23 @@ int cli_lib_error(const struct kmag_err *err, const char *fallback);
 bool cli_lacks_feature(enum kmag_feature f, const char *what);
 
 /*
- * Reports the option getopt_long() rejected (call from the '?'/':' or default
- * case; opterr is 0 so getopt itself stays quiet). Returns EXIT_USAGE.
+ * getopt_long() for every command (cli/options.c), without its abbreviations:
+ * a long option counts only under its whole name, so "--cpu" is never taken
+ * for "--cpumask". An abbreviation is returned as '?' for cli_bad_option().
+ */
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+/*
+ * Reports the option cli_getopt() rejected (call from the '?'/':' or default
+ * case; opterr is 0 so getopt itself stays quiet), with the command's similar
+ * long options as a suggestion. Returns EXIT_USAGE.
  */
 int cli_bad_option(const char *cmd, int opt, char **argv);
+/*
+ * Up to four of the @n @names similar to @word (a prefix of it, or a small
+ * typo), each after @prefix, as "a, b" in @buf. Returns how many.
+ */
+size_t cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix,
+		   char *buf, size_t size);
 
 /* Parses a non-negative integer option value; returns false (and reports) on junk. */
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);

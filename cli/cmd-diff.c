@@ -91,7 +91,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 	unsigned long v;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":F:o:n:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":F:o:n:h", longopts)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "dot") &&

@@ -108,7 +108,7 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 	int opt, ret;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, ":F:o:w:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":F:o:w:h", longopts)) != -1) {
 		switch (opt) {
 		case 'F':
 			a->fmt = FMT_NONE;

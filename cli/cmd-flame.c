@@ -81,7 +81,7 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 	char *end;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":o:f:w:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":o:f:w:h", longopts)) != -1) {
 		switch (opt) {
 		case 'o':
 			a->svg = optarg;

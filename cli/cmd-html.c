@@ -51,7 +51,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	int opt, ret;
 
 	(void)cli;
-	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'o':
 			output = optarg;

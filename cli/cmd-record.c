@@ -64,8 +64,11 @@ static const char record_usage[] =
 	"  -- COMMAND [ARGS]         run COMMAND and trace only it and its children:\n"
 	"                            tracing starts right before it runs and stops when\n"
 	"                            it exits\n"
-	"  -M, --cpumask MASK        only these CPUs: a hex mask as tracing_cpumask takes\n"
-	"                            it (1 = CPU 0, 6 = CPUs 1-2) or a list (0-3,8)\n"
+	"      --cpu LIST            only these CPUs (e.g. 0-3,8), as in every command\n"
+	"      --cpumask MASK        only these CPUs, as a hex mask the way the seed and\n"
+	"                            tracing_cpumask take it (1 = CPU 0, 6 = CPUs 1-2)\n"
+	"  -M 0xMASK                 trace-cmd's spelling of --cpumask; write the 0x\n"
+	"                            (-M 10 could mean CPU 10 or CPU 4; -M ff is clear)\n"
 	"\n"
 	"How long:\n"
 	"  -t, --record-time SEC     stop after SEC seconds (default 10; 0 = until Ctrl-C;\n"
@@ -99,6 +102,7 @@ enum {
 	OPT_UPROBE,
 	OPT_URETPROBE,
 	OPT_THRESHOLD,
+	OPT_CPUMASK,
 };
 
 static void *grow(void *arr, size_t n, size_t elem);
@@ -280,7 +284,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 	human_bytes(size, sizeof(size), (double)res->file_size);
 	group_digits(ev, sizeof(ev), res->events);
 	fprintf(stderr, "kmag: wrote %s: %s events, %s (trace.dat v%d%s), %.1f s\n", o->output, ev,
-		size, o->file_version, o->uncompressed || o->file_version == 6 ? "" : ", zstd",
+		size, res->file_version, res->compressed ? ", zstd" : "",
 		res->duration);
 	for (i = 0; i < res->nr_cpus; i++) {
 		const struct kmag_rec_cpu *c = &res->cpus[i];
@@ -308,7 +312,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 				i, res->cpus[i].left);
 	if (res->lost) {
 		group_digits(ev, sizeof(ev), res->lost);
-		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpumask)\n",
+		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpu)\n",
 			ev);
 	}
 }
@@ -331,7 +335,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "children", no_argument, NULL, 'c' },
-		{ "cpumask", required_argument, NULL, 'M' },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "cpumask", required_argument, NULL, OPT_CPUMASK },
 		{ "record-time", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
@@ -353,7 +358,6 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	size_t nr_probes = 0;
 	pid_t *pids = NULL;
 	size_t nr_pids = 0;
-	const char *compression = NULL;
 	double seconds = 10;
 	bool time_given = false, quiet = false, tty;
 	unsigned long v;
@@ -365,7 +369,7 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	int opt, ret = EXIT_OK;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "+:p:l:n:g:e:P:cM:t:o:b:C:qh", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+:p:l:n:g:e:P:cM:t:o:b:C:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (!strcmp(optarg, "function_graph"))
@@ -440,7 +444,16 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		case 'c':
 			o.follow_forks = true;
 			break;
+		case OPT_CPU:
+			o.cpus = optarg;
+			break;
 		case 'M':
+			/* trace-cmd's -M is hex; a bare "10" reads as CPU 10 to most people */
+			if (optarg[strspn(optarg, "0123456789,")] == '\0')
+				USAGE("-M %s is ambiguous: write -M 0x%s for the hex mask trace-cmd reads, or --cpu %s for CPUs by number",
+				      optarg, optarg, optarg);
+			/* fall through */
+		case OPT_CPUMASK:
 			o.cpumask = optarg;
 			break;
 		case 't':
@@ -456,7 +469,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		case OPT_COMPRESSION:
 			if (strcmp(optarg, "zstd") && strcmp(optarg, "none"))
 				USAGE("unknown compression \"%s\" (choose zstd or none)", optarg);
-			compression = optarg;
+			o.compression = strcmp(optarg, "zstd") ? KMAG_REC_COMPRESS_NONE :
+								 KMAG_REC_COMPRESS_ZSTD;
 			break;
 		case OPT_FILE_VERSION:
 			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
@@ -495,22 +509,8 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		o.command = argv + optind;	/* after "--" (or the first non-option) */
-	if (compression && !strcmp(compression, "zstd") && o.file_version == 6)
-		USAGE("trace.dat v6 cannot be compressed (use --file-version 7)");
-	if (!o.file_version)
-		o.file_version = compression && !strcmp(compression, "none") ? 6 : 7;
-	o.uncompressed = compression && !strcmp(compression, "none");
 	if (o.command && !time_given)
 		seconds = 0;
-	if (o.threshold_us && (o.tracer == KMAG_REC_TRACER_FUNCTION || o.tracer == KMAG_REC_TRACER_NONE))
-		USAGE("--threshold needs -p function_graph (it times calls)");
-	if ((graph.n || o.max_graph_depth) && (o.tracer == KMAG_REC_TRACER_FUNCTION ||
-						o.tracer == KMAG_REC_TRACER_NONE))
-		USAGE("-g and --max-graph-depth need -p function_graph");
-	if ((funcs.n || names.n || notrace.n || sym.filepath) && o.tracer == KMAG_REC_TRACER_NONE)
-		USAGE("-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
-	if (o.follow_forks && !nr_pids)
-		USAGE("-c follows the children of -P tasks; give -P PID");
 	o.funcs = funcs.v;
 	o.nr_funcs = funcs.n;
 	o.func_names = names.v;
@@ -526,6 +526,10 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	o.pids = pids;
 	o.nr_pids = nr_pids;
 	o.note = note_to_stderr;
+	if (sym.filepath && o.tracer == KMAG_REC_TRACER_NONE)
+		USAGE("-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
+	if (kmag_record_opts_check(&o, &err))
+		USAGE("%s", err.msg);
 	if (sym.filepath) {
 		struct utsname u;
 

@@ -120,7 +120,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	int opt, ret;
 
 	(void)cli;
-	while ((opt = getopt_long(argc, argv, ":s:n:F:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":s:n:F:h", longopts)) != -1) {
 		switch (opt) {
 		case 's':
 			if (kmag_sort_key_parse(optarg, &r.sort))

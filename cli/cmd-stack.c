@@ -91,7 +91,7 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 	char *end;
 
 	(void)cli;
-	while ((opt = getopt_long(argc, argv, "+:t:l:F:h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "+:t:l:F:h", longopts)) != -1) {
 		switch (opt) {
 		case 't':
 			errno = 0;

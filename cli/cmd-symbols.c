@@ -127,7 +127,7 @@ int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 	double t0 = now();
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":k:r:m:o:qh", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":k:r:m:o:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'k':
 			vmlinux = optarg;

@@ -170,7 +170,7 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 	};
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", longopts)) != -1) {
 		switch (opt) {
 		case 'o':
 		case OPT_IMAGE:

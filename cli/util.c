@@ -75,14 +75,3 @@ bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned
 	*out = v;
 	return true;
 }
-
-int cli_bad_option(const char *cmd, int opt, char **argv)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "?";
-
-	if (opt == ':')
-		return cli_usage_error(cmd, "option \"%s\" needs a value", arg);
-	if (optopt && optopt != '?' && !strchr(arg, '-'))
-		return cli_usage_error(cmd, "unknown option \"-%c\"", optopt);
-	return cli_usage_error(cmd, "unknown option \"%s\"", arg);
-}

@@ -34,5 +34,7 @@ int kmag__glob_match(const char *pattern, const char *str);
 
 /* Parses a CPU list ("0-3,8") into a bitmap of @nbits. Returns 0 or -EINVAL. */
 int kmag__parse_cpulist(const char *spec, uint64_t *bits, unsigned nbits);
+/* The same, with the one message every --cpu option gives in @err. */
+int kmag__parse_cpulist_err(const char *spec, uint64_t *bits, unsigned nbits, struct kmag_err *err);
 
 #endif /* KMAG_INTERNAL_H */

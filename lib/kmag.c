@@ -142,3 +142,12 @@ int kmag_need_feature(enum kmag_feature f, const char *what, struct kmag_err *er
 			    "%s needs %s: this kmag was built without it (apt install %s, then rebuild)",
 			    what, features[f].library, features[f].package);
 }
+
+int kmag__parse_cpulist_err(const char *spec, uint64_t *bits, unsigned nbits, struct kmag_err *err)
+{
+	int ret = kmag__parse_cpulist(spec, bits, nbits);
+
+	if (ret)
+		return kmag_err_set(err, EINVAL, "invalid CPU list \"%s\" (expected e.g. 0-3,8)", spec);
+	return 0;
+}

@@ -51,6 +51,12 @@ enum kmag_rec_probe_type {
 	KMAG_REC_URETPROBE,
 };
 
+enum kmag_rec_compression {
+	KMAG_REC_COMPRESS_DEFAULT = 0,	/* zstd in v7 */
+	KMAG_REC_COMPRESS_ZSTD,
+	KMAG_REC_COMPRESS_NONE,
+};
+
 struct kmag_rec_probe {
 	enum kmag_rec_probe_type type;
 	const char *spec;	/* as above; borrowed */
@@ -96,12 +102,15 @@ struct kmag_record_opts {
 	char *const *command;		/* NULL-terminated argv to run and trace, or NULL */
 	const struct kmag_rec_event *events;	/* -e: tracepoints recorded alongside */
 	size_t nr_events;
-	const char *cpumask;		/* hex mask ("3", "ff,ffffffff") or list ("0-3,8"); NULL = all */
+	const char *cpus;		/* --cpu: CPU list ("0-3,8"); NULL = all */
+	/* --cpumask, -M: hex mask as tracing_cpumask takes it ("3", "0x10",
+	 * "ff,ffffffff"); NULL = all; not with @cpus */
+	const char *cpumask;
 	unsigned long buffer_kb;	/* per-CPU ring buffer in KiB; 0 = chosen from free memory */
 	const char *clock;		/* trace clock ("local", "global", ...); NULL = default */
 	const char *output;		/* the trace.dat to write */
-	int file_version;		/* 6 or 7; 0 = 7 */
-	bool uncompressed;		/* v7 without zstd */
+	int file_version;		/* 6 or 7; 0 = 7 (6 with KMAG_REC_COMPRESS_NONE) */
+	enum kmag_rec_compression compression;	/* v7 only */
 	bool top_instance;		/* record in the top-level instance even if an instance works */
 	const char *state_dir;		/* saved-state and lock files; NULL = /run/kmag */
 	kmag_rec_note_fn note;		/* notes for the user; NULL = logged at info level */
@@ -161,9 +170,19 @@ struct kmag_rec_result {
 	pid_t command_pid;	/* the traced command's pid (after _start()), 0 if none */
 	int command_status;	/* wait status of the traced command, -1 if none */
 	const char *probe_group;	/* "kmag_1234" with probes, else NULL */
+	int file_version;	/* of the written file: 6 or 7 */
+	bool compressed;	/* zstd (v7) */
 };
 
 struct kmag_recorder;
+
+/*
+ * Checks @opts for what needs no kernel (option syntax and combinations):
+ * kmag_recorder_new() does it first, and a command line can call it right
+ * after parsing. Returns 0 or -EINVAL with @err set to one line naming the
+ * option and the fix.
+ */
+int kmag_record_opts_check(const struct kmag_record_opts *opts, struct kmag_err *err);
 
 /*
  * Validates @opts against the running kernel (root, tracefs, tracer, globs,

@@ -161,10 +161,19 @@ bool kmag__rec_owner_gone(const char *state_dir, int pid);
 
 /*
  * --cpumask: a hex mask as tracing_cpumask takes it ("3", "0x3",
- * "ff,ffffffff") or a CPU list ("0-3,8"; a bare number is a mask, as in the
- * seed tool). Fills @mask (REC_MASK_WORDS words). Returns 0 or -EINVAL/-ERANGE.
+ * "ff,ffffffff"). Fills @mask (REC_MASK_WORDS words). Returns 0 or
+ * -EINVAL/-ERANGE.
  */
 int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask);
+/*
+ * The tracer for @o on a kernel offering @avail (available_tracers), with
+ * *@note saying why it is not the default; checks the options that need it.
+ * Returns 0 or -errno with @err set.
+ */
+int kmag__rec_choose_tracer(const struct kmag_record_opts *o, const char *avail,
+			    enum kmag_rec_tracer *out, const char **note, struct kmag_err *err);
+/* The CPUs of @o's --cpu or --cpumask (all zero: neither) in @mask. Returns 0 or -EINVAL, @err set. */
+int kmag__rec_parse_cpus(const struct kmag_record_opts *o, uint64_t *mask, struct kmag_err *err);
 /* @mask as a CPU list ("0-3,8") in @buf. */
 void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size);
 

@@ -237,7 +237,7 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 	/* a trace.dat it replaces keeps its mode, as every output (include/kmag/outfile.h) */
 	if (!lstat(r->o.output, &old) && S_ISREG(old.st_mode) && fchmod(r->out_fd, old.st_mode & 07777))
 		pr_debug("cannot keep the mode of %s: %s", r->o.output, strerror(errno));
-	ret = kmag__tdw_begin(&r->w, r->out_fd, r->version, !r->o.uncompressed, r->page_size, err);
+	ret = kmag__tdw_begin(&r->w, r->out_fd, r->version, r->version == 7 && r->o.compression != KMAG_REC_COMPRESS_NONE, r->page_size, err);
 	if (!ret)
 		ret = kmag__tdw_metadata(&r->w, &f.m);
 out:

@@ -73,48 +73,66 @@ static int find_tracefs(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
-static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
+int kmag__rec_choose_tracer(const struct kmag_record_opts *o, const char *avail,
+			    enum kmag_rec_tracer *out, const char **note, struct kmag_err *err)
 {
-	const struct kmag_record_opts *o = &r->o;
 	bool wants_funcs = rec_filters_funcs(o) || o->nr_notrace || o->nr_graph_funcs ||
 			   o->max_graph_depth;
+	bool has_graph = kmag__word_in(avail, "function_graph");
+	enum kmag_rec_tracer t = o->tracer;
+
+	*note = NULL;
+	if (t == KMAG_REC_TRACER_AUTO) {
+		if ((o->nr_events || o->nr_probes) && !wants_funcs)
+			t = KMAG_REC_TRACER_NONE;
+		else if (has_graph)
+			t = KMAG_REC_TRACER_FUNCTION_GRAPH;
+		else if (kmag__word_in(avail, "function")) {
+			/* messages below then name the kernel, not a -p the user never gave */
+			t = KMAG_REC_TRACER_FUNCTION;
+			*note = "this kernel has no function_graph tracer: CONFIG_FUNCTION_GRAPH_TRACER is not set";
+		}
+	}
+	*out = t;
+	if (t == KMAG_REC_TRACER_FUNCTION_GRAPH && !has_graph)
+		return kmag_err_set(err, ENODEV,
+				    "this kernel has no function_graph tracer (build it with CONFIG_FUNCTION_GRAPH_TRACER=y); -p function or -e SYSTEM:EVENT work without it");
+	if ((t == KMAG_REC_TRACER_FUNCTION || t == KMAG_REC_TRACER_AUTO) &&
+	    !kmag__word_in(avail, "function"))
+		return kmag_err_set(err, ENODEV,
+				    "this kernel has no function tracer (build it with CONFIG_FUNCTION_TRACER=y); tracepoint events (-e SYSTEM:EVENT) work without it");
+	if (t != KMAG_REC_TRACER_FUNCTION_GRAPH && (o->nr_graph_funcs || o->max_graph_depth)) {
+		if (*note)
+			return kmag_err_set(err, ENODEV,
+					    "-g and --max-graph-depth need the function_graph tracer, which this kernel lacks (CONFIG_FUNCTION_GRAPH_TRACER is not set); record without them, or on a kernel that has it");
+		return kmag_err_set(err, EINVAL,
+				    "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
+				    kmag_rec_tracer_name(t));
+	}
+	if (t != KMAG_REC_TRACER_FUNCTION_GRAPH && o->threshold_us) {
+		if (*note)
+			return kmag_err_set(err, ENODEV,
+					    "--threshold needs the function_graph tracer, which this kernel lacks (CONFIG_FUNCTION_GRAPH_TRACER is not set)");
+		return kmag_err_set(err, EINVAL,
+				    "--threshold needs the function_graph tracer (it times calls; not -p %s)",
+				    kmag_rec_tracer_name(t));
+	}
+	if (t == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
+		return kmag_err_set(err, EINVAL,
+				    "-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
+	return 0;
+}
+
+static int resolve_tracer(struct kmag_recorder *r, struct kmag_err *err)
+{
 	char *avail = kmag__tracefs_read(r->dir, "available_tracers");
-	int ret = 0;
+	int ret;
 
 	if (!avail)
 		return kmag_err_set(err, errno, "cannot read %s/available_tracers: %s", r->dir,
 				    strerror(errno));
-	r->tracer = o->tracer;
-	if (r->tracer == KMAG_REC_TRACER_AUTO) {
-		if ((o->nr_events || o->nr_probes) && !wants_funcs)
-			r->tracer = KMAG_REC_TRACER_NONE;
-		else if (kmag__word_in(avail, "function_graph"))
-			r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
-		else if (kmag__word_in(avail, "function")) {
-			r->tracer = KMAG_REC_TRACER_FUNCTION;
-			r->res.tracer_note = "this kernel has no function_graph tracer: CONFIG_FUNCTION_GRAPH_TRACER is not set";
-		}
-	}
+	ret = kmag__rec_choose_tracer(&r->o, avail, &r->tracer, &r->res.tracer_note, err);
 	r->tracer_name = kmag_rec_tracer_name(r->tracer);
-	if (r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH && !kmag__word_in(avail, "function_graph"))
-		ret = kmag_err_set(err, ENODEV,
-				   "this kernel has no function_graph tracer (build it with CONFIG_FUNCTION_GRAPH_TRACER=y); -p function or -e SYSTEM:EVENT work without it");
-	else if ((r->tracer == KMAG_REC_TRACER_FUNCTION ||
-		  (o->tracer == KMAG_REC_TRACER_AUTO && r->tracer == KMAG_REC_TRACER_AUTO)) &&
-		 !kmag__word_in(avail, "function"))
-		ret = kmag_err_set(err, ENODEV,
-				   "this kernel has no function tracer (build it with CONFIG_FUNCTION_TRACER=y); tracepoint events (-e SYSTEM:EVENT) work without it");
-	else if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH &&
-		 (o->nr_graph_funcs || o->max_graph_depth))
-		ret = kmag_err_set(err, EINVAL,
-				   "-g and --max-graph-depth need the function_graph tracer (not -p %s)",
-				   r->tracer_name);
-	else if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH && o->threshold_us)
-		ret = kmag_err_set(err, EINVAL,
-				   "--threshold needs the function_graph tracer (not -p %s)",
-				   r->tracer_name);
-	else if (r->tracer == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
-		ret = kmag_err_set(err, EINVAL, "-l and -n need a function tracer (-p function or function_graph)");
 	free(avail);
 	return ret;
 }
@@ -405,71 +423,6 @@ static int resolve_events(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Is @s a tracing_cpumask-style hex mask ("3", "0x3", "ff,ffffffff")? */
-static bool looks_like_hex_mask(const char *s)
-{
-	const char *comma = strchr(s, ',');
-
-	if (strchr(s, '-'))
-		return false;
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		return true;
-	if (!comma)
-		return true;	/* a single number: a mask, as tracing_cpumask takes it */
-	/* the kernel prints 32-bit groups: every group after the first has 8 digits */
-	while (comma) {
-		const char *next = strchr(comma + 1, ',');
-		size_t len = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
-
-		if (len != 8)
-			return false;
-		comma = next;
-	}
-	return true;
-}
-
-static int parse_hex_mask(const char *s, uint64_t *mask)
-{
-	size_t len, bit = 0;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		s += 2;
-	len = strlen(s);
-	if (!len)
-		return -EINVAL;
-	while (len--) {
-		int v;
-
-		if (s[len] == ',')
-			continue;
-		v = hexval(s[len]);
-		if (v < 0)
-			return -EINVAL;
-		for (int b = 0; b < 4; b++, bit++)
-			if (v & (1 << b)) {
-				if (bit >= REC_MAX_CPUS)
-					return -ERANGE;
-				mask[bit / 64] |= 1ull << (bit % 64);
-			}
-	}
-	return 0;
-}
-
-int kmag__rec_parse_cpumask(const char *spec, uint64_t *mask)
-{
-	memset(mask, 0, REC_MASK_WORDS * sizeof(uint64_t));
-	return looks_like_hex_mask(spec) ? parse_hex_mask(spec, mask) :
-					   kmag__parse_cpulist(spec, mask, REC_MAX_CPUS);
-}
-
 void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -519,28 +472,27 @@ static int resolve_cpus(struct kmag_recorder *r, struct kmag_err *err)
 			online[c / 64] |= 1ull << (c % 64);
 	}
 	free(text);
-	if (!r->o.cpumask) {
+	if (!r->o.cpus && !r->o.cpumask) {
 		memcpy(r->mask, online, sizeof(online));
 	} else {
-		const char *m = r->o.cpumask;
-		int ret = kmag__rec_parse_cpumask(m, r->mask);
+		/* the syntax was checked by kmag_record_opts_check() */
+		const char *opt = r->o.cpus ? "--cpu" : "--cpumask";
+		const char *m = r->o.cpus ? r->o.cpus : r->o.cpumask;
 		char avail[256];
 
+		if (kmag__rec_parse_cpus(&r->o, r->mask, err))
+			return -EINVAL;
 		kmag__rec_mask_to_list(online, avail, sizeof(avail));
-		if (ret)
-			return kmag_err_set(err, EINVAL,
-					    "--cpumask \"%s\" is neither a hex mask (\"3\", \"0x3\") nor a CPU list (\"0-3,8\")",
-					    m);
 		for (c = 0; c < REC_MAX_CPUS; c++)
 			if (rec_cpu_wanted(r, c) && !((online[c / 64] >> (c % 64)) & 1))
 				return kmag_err_set(err, EINVAL,
-						    "--cpumask \"%s\" names CPU %d, which %s (online CPUs: %s)",
-						    m, c, c < r->nr_cpus ? "is offline" : "does not exist",
+						    "%s %s names CPU %d, which %s (online CPUs: %s)",
+						    opt, m, c, c < r->nr_cpus ? "is offline" : "does not exist",
 						    avail);
 	}
 	kmag__rec_mask_to_list(r->mask, r->cpulist, sizeof(r->cpulist));
 	if (!r->cpulist[0])
-		return kmag_err_set(err, EINVAL, "--cpumask \"%s\" selects no CPU", r->o.cpumask);
+		return kmag_err_set(err, EINVAL, "--cpumask %s selects no CPU", r->o.cpumask);
 	return 0;
 }
 
@@ -554,8 +506,6 @@ static int check_pids_and_command(struct kmag_recorder *r, struct kmag_err *err)
 		if (p <= 0 || (kill(p, 0) && errno == ESRCH))
 			return kmag_err_set(err, ESRCH, "no process with pid %d (-P)", (int)p);
 	}
-	if (r->o.command && r->o.nr_pids)
-		return kmag_err_set(err, EINVAL, "give either -P or a command after --, not both");
 	if (r->o.command) {
 		const char *cmd = r->o.command[0];
 		char *path, *save = NULL, *dir;
@@ -642,10 +592,11 @@ static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 	if (kind == KMAG_OUTFILE_DEVICE)
 		return kmag_err_set(err, EINVAL, "-o %s is not a regular file; record into a file (trace.dat is written with seeks and renamed into place)",
 				    r->o.output);
-	if (r->o.file_version && r->o.file_version != 6 && r->o.file_version != 7)
-		return kmag_err_set(err, EINVAL, "trace.dat version %d is not supported (6 or 7)",
-				    r->o.file_version);
-	r->version = r->o.file_version ? r->o.file_version : 7;
+	r->version = r->o.file_version			    ? r->o.file_version :
+		     r->o.compression == KMAG_REC_COMPRESS_NONE ? 6 :
+								  7;
+	r->res.file_version = r->version;
+	r->res.compressed = r->version == 7 && r->o.compression != KMAG_REC_COMPRESS_NONE;
 	if (r->o.clock) {
 		clocks = kmag__tracefs_read(r->dir, "trace_clock");
 		if (clocks && !kmag__word_in(clocks, r->o.clock))
@@ -666,6 +617,10 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 		kmag_err_set(err, ENOMEM, "out of memory");
 		return NULL;
 	}
+	if (kmag_record_opts_check(opts, err)) {
+		free(r);
+		return NULL;
+	}
 	r->o = *opts;
 	r->inst_lock_fd = r->top_lock_fd = r->stop_efd = r->out_fd = -1;
 	r->child_go_fd = r->child_err_fd = -1;
@@ -674,11 +629,8 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	r->w.fd = -1;
 	sd = opts->state_dir ? opts->state_dir : getenv("KMAG_STATE_DIR");
 	r->state_dir = strdup(sd && *sd ? sd : DEFAULT_STATE_DIR);
-	if (!r->state_dir || !opts->output || !opts->path_map != !opts->path_filter) {
-		kmag_err_set(err, r->state_dir ? EINVAL : ENOMEM,
-			     !r->state_dir  ? "out of memory" :
-			     !opts->output ? "no output file given" :
-					     "a path filter needs a symbol map, and a symbol map a filter");
+	if (!r->state_dir) {
+		kmag_err_set(err, ENOMEM, "out of memory");
 		kmag_recorder_free(r);
 		return NULL;
 	}

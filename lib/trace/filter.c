@@ -118,11 +118,10 @@ int kmag_filter_add_cpus(struct kmag_filter *f, const char *spec, struct kmag_er
 
 	if (!bits)
 		return kmag_err_set(err, ENOMEM, "out of memory");
-	ret = kmag__parse_cpulist(spec, bits, MAX_FILTER_CPUS);
+	ret = kmag__parse_cpulist_err(spec, bits, MAX_FILTER_CPUS, err);
 	if (ret) {
 		free(bits);
-		return kmag_err_set(err, EINVAL,
-				    "invalid CPU list \"%s\" (expected e.g. 0-3,8)", spec);
+		return ret;
 	}
 	if (f->cpus) {
 		for (i = 0; i < MAX_FILTER_CPUS / 64; i++)

@@ -60,6 +60,15 @@ t_eq "top: --cpumask 1 records CPU 0 only" "[000]" \
 t_eq "top: --filter 'prev_pid != 0' holds" 0 "$(raw top | grep -c 'prev_pid=0 ')"
 same_as_base top
 
+if [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ]; then
+	# issue 18: --cpu was taken as an abbreviation of --cpumask, and "1" as the mask of CPU 0
+	rec cpu1 -e sched:sched_switch --cpu 1 -t 1
+	t_eq "cpu1: --cpu 1 exits 0" 0 "$(cat "$T/cpu1.rc")"
+	t_eq "cpu1: --cpu 1 records CPU 1 only" "[001]" \
+		"$(raw cpu1 | grep -oE '^ *[^ ].* \[[0-9]+\]' | grep -oE '\[[0-9]+\]$' | sort -u | tr -d '\n')"
+	same_as_base cpu1
+fi
+
 rec cmd -e sched:sched_process_exec -e sched:sched_process_fork --compression none \
 	-- sh -c 'ls / >/dev/null; cat /proc/version >/dev/null'
 t_eq "cmd: -- COMMAND exits 0" 0 "$(cat "$T/cmd.rc")"
@@ -156,7 +165,7 @@ fi
 t_exit "an unknown event is an error" 1 "$KMAG" record -e sched:no_such_event -o "$T/x.dat"
 t_grep "it names the event" 'unknown event "sched:no_such_event"' "$T/err"
 ncpu=$(grep -c ^processor /proc/cpuinfo)
-t_exit "a CPU that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch --cpumask "0-$ncpu" -o "$T/x.dat"
+t_exit "a CPU that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch --cpu "0-$ncpu" -o "$T/x.dat"
 t_grep "it names the CPU" "CPU $ncpu, which does not exist" "$T/err"
 t_exit "a pid that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch -P 999999999 -o "$T/x.dat"
 t_exit "a command that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch -o "$T/x.dat" -- no-such-command-kmag
@@ -173,6 +182,10 @@ t_exit "an unknown tracer is a usage error" 2 "$KMAG" record -p wakeup
 t_exit "--filter before -e is a usage error" 2 "$KMAG" record --filter 'pid > 1'
 t_exit "an unknown compression is a usage error" 2 "$KMAG" record --compression xz
 t_exit "a bad record time is a usage error" 2 "$KMAG" record -t soon
+t_exit "-M without 0x is a usage error (-M 10: CPU 10 or the mask of CPU 4?)" 2 "$KMAG" record -M 10 -e sched:sched_switch -o "$T/x.dat"
+t_grep "it shows both spellings" 'write -M 0x10 .* or --cpu 10' "$T/err"
+t_exit "a CPU list in --cpumask is a usage error" 2 "$KMAG" record --cpumask 0-1 -e sched:sched_switch -o "$T/x.dat"
+t_grep "it points to --cpu" 'use --cpu 0-1' "$T/err"
 t_exit "-g with -p function is a usage error" 2 "$KMAG" record -p function -g vfs_read -o "$T/x.dat"
 t_exit "--filter-filepath with -p nop is a usage error" 2 "$KMAG" record -p nop --filter-filepath net/ -e sched:sched_switch
 t_exit "a bad --filter-filepath is a usage error" 2 "$KMAG" record --filter-filepath ''

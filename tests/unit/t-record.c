@@ -29,19 +29,77 @@ static void cpumask_forms(void)
 	/* hex masks, as tracing_cpumask takes them (and as the seed tool did) */
 	CHECK_STREQ(mask_list("1"), "0");
 	CHECK_STREQ(mask_list("6"), "1-2");
+	CHECK_STREQ(mask_list("10"), "4");
 	CHECK_STREQ(mask_list("0x6"), "1-2");
 	CHECK_STREQ(mask_list("f0"), "4-7");
 	CHECK_STREQ(mask_list("1,00000001"), "0,32");
 	CHECK_STREQ(mask_list("ff,ffffffff"), "0-39");
-	/* CPU lists */
-	CHECK_STREQ(mask_list("0-3,8"), "0-3,8");
-	CHECK_STREQ(mask_list("2-2"), "2");
-	CHECK_STREQ(mask_list("1,3"), "1,3");
+	/* CPU lists are --cpu's: a mask that reads "1,3" one way and "0-1" the other is refused */
+	CHECK_STREQ(mask_list("0-3,8"), "error");
+	CHECK_STREQ(mask_list("1,3"), "error");
 	/* junk */
 	CHECK_STREQ(mask_list("xyz"), "error");
 	CHECK_STREQ(mask_list("3-1"), "error");
 	CHECK_STREQ(mask_list(""), "error");
 	CHECK_STREQ(mask_list("0x"), "error");
+	CHECK_STREQ(mask_list(",1"), "error");
+}
+
+/* The CPUs of --cpu / --cpumask as a list, or the error message. */
+static const char *cpus_of(const char *cpus, const char *cpumask)
+{
+	static char buf[256];
+	struct kmag_record_opts o = { .cpus = cpus, .cpumask = cpumask, .output = "x.dat" };
+	struct kmag_err err = { 0 };
+	uint64_t mask[REC_MASK_WORDS];
+
+	if (kmag_record_opts_check(&o, &err))
+		return strcpy(buf, err.msg);
+	CHECK(!kmag__rec_parse_cpus(&o, mask, &err));
+	kmag__rec_mask_to_list(mask, buf, sizeof(buf));
+	return buf;
+}
+
+static void cpu_means_cpus(void)
+{
+	/* issue 18: "record --cpu 1" recorded CPU 0 (taken as --cpumask 1) */
+	CHECK_STREQ(cpus_of("1", NULL), "1");
+	CHECK_STREQ(cpus_of("10", NULL), "10");
+	CHECK_STREQ(cpus_of("0-3,8", NULL), "0-3,8");
+	CHECK_STREQ(cpus_of(NULL, "10"), "4");
+	CHECK_STREQ(cpus_of(NULL, "0x10"), "4");
+	/* the same message as the analysis commands' --cpu (lib/filter.c) */
+	CHECK_STREQ(cpus_of("3-1", NULL), "invalid CPU list \"3-1\" (expected e.g. 0-3,8)");
+	CHECK_STREQ(cpus_of("x", NULL), "invalid CPU list \"x\" (expected e.g. 0-3,8)");
+	CHECK(strstr(cpus_of(NULL, "0-3"), "for the CPUs 0-3 use --cpu 0-3"));
+	CHECK(strstr(cpus_of(NULL, "0"), "selects no CPU"));
+	CHECK(strstr(cpus_of("1", "2"), "not both"));
+}
+
+static const char *tracer_error(enum kmag_rec_tracer want, const char *avail, bool graph_opt)
+{
+	static char buf[512];
+	const char *g = "vfs_read";
+	struct kmag_record_opts o = { .tracer = want, .graph_funcs = &g, .nr_graph_funcs = graph_opt };
+	struct kmag_err err = { 0 };
+	enum kmag_rec_tracer t;
+	const char *note;
+
+	if (!kmag__rec_choose_tracer(&o, avail, &t, &note, &err))
+		return kmag_rec_tracer_name(t);
+	return strcpy(buf, err.msg);
+}
+
+static void tracer_messages_name_what_the_user_gave(void)
+{
+	const char *both = "blk function_graph wakeup function nop", *fn = "blk function nop";
+
+	CHECK_STREQ(tracer_error(KMAG_REC_TRACER_AUTO, both, true), "function_graph");
+	CHECK_STREQ(tracer_error(KMAG_REC_TRACER_AUTO, fn, false), "function");
+	/* issue 18: -g without -p on a kernel lacking function_graph said "(not -p function)" */
+	CHECK(!strstr(tracer_error(KMAG_REC_TRACER_AUTO, fn, true), "-p function)"));
+	CHECK(strstr(tracer_error(KMAG_REC_TRACER_AUTO, fn, true), "which this kernel lacks"));
+	CHECK(strstr(tracer_error(KMAG_REC_TRACER_FUNCTION, both, true), "(not -p function)"));
 }
 
 static void put(const char *dir, const char *rel, const char *text)
@@ -287,6 +345,8 @@ static void temporary_files_ignore_planted_links(void)
 const struct test_case record_tests[] = {
 	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
+	{ "cpu_means_cpus", cpu_means_cpus },
+	{ "tracer_messages_name_what_the_user_gave", tracer_messages_name_what_the_user_gave },
 	{ "state_writes_back_what_was_found", state_writes_back_what_was_found },
 	{ "restore_skips_unchanged_files_and_stops_the_tracer",
 	  restore_skips_unchanged_files_and_stops_the_tracer },
