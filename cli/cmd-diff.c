@@ -259,8 +259,8 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 		return cli_error("out of memory");
 	}
 	r.diff = d;
-	r.input_a = path_a;
-	r.input_b = path_b;
+	r.input_a = ga.path;	/* "standard input" for "-" */
+	r.input_b = gb.path;
 	r.filters = ga.filters;
 	r.limit = a.limit;
 	r.all = a.all;

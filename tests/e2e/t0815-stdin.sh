@@ -22,6 +22,7 @@ t_ok "flame --folded - -" sh -c "cat '$FG' | '$KMAG' flame --folded - - >'$T/f.f
 t_eq "... as from the file" "$("$KMAG" flame --folded - "$FG")" "$(cat "$T/f.folded")"
 t_ok "diff - FILE" sh -c "cat '$FG' | '$KMAG' diff - '$FG' >'$T/d.txt'"
 t_grep "... finds nothing changed" '0 added, 0 removed, 0 grew, 0 shrank' "$T/d.txt"
+t_grep "... and names A standard input" '^# A: standard input ' "$T/d.txt"
 t_exit "an empty standard input" 1 sh -c "'$KMAG' report - </dev/null"
 t_grep "... says so" 'standard input \("-"\) is empty' "$T/err"
 t_done
