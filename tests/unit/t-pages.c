@@ -668,6 +668,7 @@ static void generic_layout_builtin(void)
 
 static void generic_layout_libtracecmd_agrees(void)
 {
+	TEST_NEED_FEATURE(KMAG_FEATURE_LIBTRACECMD);
 	generic_layout(KMAG_READER_LIBTRACECMD);
 }
 
