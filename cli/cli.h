@@ -211,6 +211,38 @@ enum {
 
 /* Returns 1 if @opt was a symbol-map option (stored), 0 if not, -1 on a bad value. */
 int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s);
+
+/* --color=auto|always|never, for every command that colours its output. */
+enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+enum { OPT_COLOR = 0x1200 };
+#define CLI_COLOR_LONGOPTS                                        \
+	{ "color", required_argument, NULL, OPT_COLOR },          \
+	{ "colour", required_argument, NULL, OPT_COLOR }
+#define CLI_COLOR_HELP                                                                      \
+	"      --color auto|always|never\n"                                                  \
+	"                            colour the output (default auto: on a terminal, unless\n" \
+	"                            the NO_COLOR environment variable is set)\n"
+/* Parses a --color value into *@out; returns 0 or EXIT_USAGE (reported). */
+int cli_color_option(const char *cmd, const char *arg, enum cli_color *out);
+/* Whether to colour output going to a terminal (@tty) or not, honouring NO_COLOR. */
+bool cli_color_on(enum cli_color c, bool tty);
+
+/*
+ * The options several commands share, each parsed in one place: put the
+ * command's parts here (NULL: it takes none of those) and call
+ * cli_shared_option() from the default case of its option switch.
+ */
+struct cli_shared {
+	struct cli_input *in;		/* CLI_INPUT_LONGOPTS (+ CLI_MIN_DURATION_LONGOPT) */
+	struct cli_symmap *sm;		/* CLI_SYMMAP_LONGOPTS */
+	enum cli_color *color;		/* CLI_COLOR_LONGOPTS */
+};
+/*
+ * Stores a shared option (optarg) and returns 0; for a bad value, or an
+ * option the command does not take, prints the one message and returns
+ * EXIT_USAGE.
+ */
+int cli_shared_option(const char *cmd, int opt, char **argv, const struct cli_shared *sh);
 /*
  * Parses --filter-filepath and loads the map for kernel @release (NULL:
  * unknown); warns when the map is for another kernel ("the map is for X but

@@ -27,8 +27,7 @@ static const char diff_usage[] =
 	"                            .dot or .html picks the format (a picture: refused)\n"
 	"  -n, --limit N             text: rows per section (default 30; 0 = all)\n"
 	"      --all                 dot: also draw unchanged functions and edges\n"
-	"      --color auto|always|never\n"
-	"                            text: colour the changes (default auto: on a terminal)\n"
+	CLI_COLOR_HELP
 	"      --calls-pct P         a call count changed if it moved by P% (default 10)\n"
 	"      --time-pct P          a time changed if it moved by P% (default 25) ...\n"
 	"      --time-min NS         ... and by at least NS nanoseconds (default 1000)\n"
@@ -41,7 +40,6 @@ static const char diff_usage[] =
 
 enum {
 	OPT_ALL = OPT_INPUT_LAST + 1,
-	OPT_COLOR,
 	OPT_CALLS_PCT,
 	OPT_TIME_PCT,
 	OPT_TIME_MIN,
@@ -53,7 +51,7 @@ struct diff_args {
 	unsigned long limit;
 	bool limit_set;
 	bool all;
-	int colour;	/* -1 auto, 0 never, 1 always */
+	enum cli_color colour;	/* text */
 	struct kmag_diff_opts opts;
 };
 
@@ -78,8 +76,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 		{ "output", required_argument, NULL, 'o' },
 		{ "limit", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, OPT_ALL },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "colour", required_argument, NULL, OPT_COLOR },
+		CLI_COLOR_LONGOPTS,
 		{ "calls-pct", required_argument, NULL, OPT_CALLS_PCT },
 		{ "time-pct", required_argument, NULL, OPT_TIME_PCT },
 		{ "time-min", required_argument, NULL, OPT_TIME_MIN },
@@ -111,17 +108,6 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 		case OPT_ALL:
 			a->all = true;
 			break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "auto"))
-				a->colour = -1;
-			else if (!strcmp(optarg, "always"))
-				a->colour = 1;
-			else if (!strcmp(optarg, "never"))
-				a->colour = 0;
-			else
-				return cli_usage_error("diff", "unknown --color \"%s\" (choose auto, always or never)",
-						       optarg);
-			break;
 		case OPT_CALLS_PCT:
 			if (!parse_pct("--calls-pct", optarg, &a->opts.calls_pct))
 				return EXIT_USAGE;
@@ -139,13 +125,11 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 			fputs(diff_usage, stdout);
 			return -1;
 		default:
-			ret = cli_input_option("diff", opt, optarg, in);
-			if (!ret)
-				ret = cli_symmap_option("diff", opt, optarg, &a->sm_b);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("diff", opt, argv);
+			ret = cli_shared_option("diff", opt, argv,
+						&(struct cli_shared){ .in = in, .sm = &a->sm_b, .color = &a->colour });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (argc - optind != 2)
@@ -210,7 +194,7 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r, F
 
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct diff_args a = { .limit = 30, .colour = -1 };
+	struct diff_args a = { .limit = 30 };
 	struct cli_input in = { .unordered = false };
 	struct kmag_diff_report r = { 0 };
 	const char *path_a = NULL, *path_b = NULL;
@@ -272,7 +256,7 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 		r.path_filter = a.sm_b.filepath;
 	}
 	ret = cli_out_open(a.output, &o);
-	r.colour = a.colour == 1 || (a.colour == -1 && !a.output && cli->stdout_tty);
+	r.colour = cli_color_on(a.colour, !a.output && cli->stdout_tty);
 	if (!ret)
 		ret = cli_out_close(&o, render(&a, &r, o.f));
 	if (!ret) {

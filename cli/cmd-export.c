@@ -147,13 +147,11 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			fputs(export_usage, stdout);
 			return -1;
 		default:
-			ret = cli_input_option("export", opt, optarg, in);
-			if (!ret)
-				ret = cli_symmap_option("export", opt, optarg, &a->sm);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("export", opt, argv);
+			ret = cli_shared_option("export", opt, argv,
+						&(struct cli_shared){ .in = in, .sm = &a->sm });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)

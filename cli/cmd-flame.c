@@ -130,13 +130,11 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 			fputs(flame_usage, stdout);
 			return -1;
 		default:
-			ret = cli_input_option("flame", opt, optarg, in);
-			if (!ret)
-				ret = cli_symmap_option("flame", opt, optarg, &a->sm);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("flame", opt, argv);
+			ret = cli_shared_option("flame", opt, argv,
+						&(struct cli_shared){ .in = in, .sm = &a->sm });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)

@@ -66,13 +66,11 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 			fputs(html_usage, stdout);
 			return EXIT_OK;
 		default:
-			ret = cli_input_option("html", opt, optarg, &in);
-			if (!ret)
-				ret = cli_symmap_option("html", opt, optarg, &sm);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("html", opt, argv);
+			ret = cli_shared_option("html", opt, argv,
+						&(struct cli_shared){ .in = &in, .sm = &sm });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)

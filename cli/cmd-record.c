@@ -497,14 +497,9 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 			fputs(record_usage, stdout);
 			BAIL(EXIT_OK);
 		default:
-			switch (cli_symmap_option("record", opt, optarg, &sym)) {
-			case 1:
-				break;
-			case -1:
-				BAIL(EXIT_USAGE);
-			default:
-				BAIL(cli_bad_option("record", opt, argv));
-			}
+			if ((ret = cli_shared_option("record", opt, argv,
+						     &(struct cli_shared){ .sm = &sym })))
+				BAIL(ret);
 		}
 	}
 	if (optind < argc)

@@ -158,13 +158,11 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 			fputs(report_usage, stdout);
 			return EXIT_OK;
 		default:
-			ret = cli_input_option("report", opt, optarg, &in);
-			if (!ret)
-				ret = cli_symmap_option("report", opt, optarg, &sm);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("report", opt, argv);
+			ret = cli_shared_option("report", opt, argv,
+						&(struct cli_shared){ .in = &in, .sm = &sm });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)

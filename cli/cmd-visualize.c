@@ -220,13 +220,11 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 			fputs(visualize_usage, stdout);
 			return -1;
 		default:
-			ret = cli_input_option("visualize", opt, optarg, in);
-			if (!ret)
-				ret = cli_symmap_option("visualize", opt, optarg, sym);
-			if (ret < 0)
-				return EXIT_USAGE;
-			if (!ret)
-				return cli_bad_option("visualize", opt, argv);
+			ret = cli_shared_option("visualize", opt, argv,
+						&(struct cli_shared){ .in = in, .sm = sym });
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)

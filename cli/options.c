@@ -5,6 +5,7 @@
  * command does not take.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -135,4 +136,42 @@ int cli_bad_option(const char *cmd, int opt, char **argv)
 	}
 	suggest_long(arg, hint, sizeof(hint));
 	return cli_usage_error(cmd, "unknown option \"%.*s\"%s", (int)strcspn(arg, "="), arg, hint);
+}
+
+int cli_color_option(const char *cmd, const char *arg, enum cli_color *out)
+{
+	if (!strcmp(arg, "auto"))
+		*out = CLI_COLOR_AUTO;
+	else if (!strcmp(arg, "always"))
+		*out = CLI_COLOR_ALWAYS;
+	else if (!strcmp(arg, "never"))
+		*out = CLI_COLOR_NEVER;
+	else
+		return cli_usage_error(cmd, "unknown --color \"%s\" (choose auto, always or never)", arg);
+	return 0;
+}
+
+bool cli_color_on(enum cli_color c, bool tty)
+{
+	const char *no = getenv("NO_COLOR");
+
+	/* https://no-color.org: a set, non-empty NO_COLOR turns the default off */
+	if (c == CLI_COLOR_AUTO)
+		return tty && !(no && *no);
+	return c == CLI_COLOR_ALWAYS;
+}
+
+int cli_shared_option(const char *cmd, int opt, char **argv, const struct cli_shared *sh)
+{
+	int ret = 0;
+
+	if (opt == OPT_COLOR && sh->color)
+		return cli_color_option(cmd, optarg, sh->color);
+	if (sh->in)
+		ret = cli_input_option(cmd, opt, optarg, sh->in);
+	if (!ret && sh->sm)
+		ret = cli_symmap_option(cmd, opt, optarg, sh->sm);
+	if (ret < 0)
+		return EXIT_USAGE;
+	return ret ? 0 : cli_bad_option(cmd, opt, argv);
 }

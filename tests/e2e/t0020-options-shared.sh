@@ -40,6 +40,7 @@ done <<'TABLE'
 --reader|report visualize flame html diff export|x|unknown reader "x" (choose auto, builtin or libtracecmd)
 --min-duration|report visualize|x|--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got "x"
 --limit|report diff|x|--limit expects a non-negative number, got "x"
+--color|diff|x|unknown --color "x" (choose auto, always or never)
 TABLE
 
 # The same filter has the same effect in every view of the calls: the calls
@@ -68,6 +69,25 @@ bad = {k for k in fl if fl[k] > r.get(k, 0) and not k.startswith("[")}
 assert not bad, "flame has more calls than report: %s" % sorted(bad)[:5]' \
 		"$T/r.json" "$T/e.json" "$T/f.folded" <("$KMAG" report -F json "$F")
 done
+
+# --color in the commands that colour: auto is on for a terminal unless
+# NO_COLOR is set (issue 18: diff ignored NO_COLOR); always and never win.
+if command -v script >/dev/null; then
+	# on_tty ENV... -- ARGS: kmag ARGS on a pseudo-terminal; prints the escape sequences counted
+	on_tty() { env "$@" script -qec "$KMAG $(printf '%q ' "${cmd_args[@]}")" /dev/null | grep -c $'\033\['; }
+	for cmd in diff; do
+		cmd_args=(diff "$F" "$TRACES/fn-filtered.dat")
+		t_eq "$cmd: colours on a terminal" yes "$([ "$(on_tty X=1)" -gt 0 ] && echo yes)"
+		t_eq "$cmd: NO_COLOR=1 turns auto off" 0 "$(on_tty NO_COLOR=1)"
+		t_eq "$cmd: NO_COLOR= (empty) does not" yes "$([ "$(on_tty NO_COLOR=)" -gt 0 ] && echo yes)"
+		cmd_args=(diff --color never "$F" "$TRACES/fn-filtered.dat")
+		t_eq "$cmd: --color never" 0 "$(on_tty X=1)"
+		cmd_args=(diff --color always "$F" "$TRACES/fn-filtered.dat")
+		t_eq "$cmd: --color always beats NO_COLOR" yes "$([ "$(on_tty NO_COLOR=1)" -gt 0 ] && echo yes)"
+		t_eq "$cmd: --color always colours a pipe" yes \
+			"$([ "$("$KMAG" "${cmd_args[@]}" 2>/dev/null | grep -c $'\033\[')" -gt 0 ] && echo yes)"
+	done
+fi
 
 # No abbreviations: every long option of every command, cut short by one
 # letter, is refused with the full name as the suggestion.
