@@ -76,8 +76,6 @@ struct kmag_call {
 	uint64_t end_ns;	/* start + duration, else the exit timestamp, else when the
 				   call was found gone (NO_EXIT); KMAG_TS_NONE while open or
 				   when the input has no time */
-	uint64_t entry_ts;	/* timestamps of its entry and exit events as recorded, */
-	uint64_t exit_ts;	/* KMAG_TS_NONE when not in the trace (or not yet) */
 	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT) */
 	uint64_t child_ns;	/* sum of the durations of the calls it made */
 	uint64_t id;		/* 1, 2, ... in the order calls were opened */

@@ -250,7 +250,6 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->call = (struct kmag_call){
 		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
 		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .duration = KMAG_DURATION_NONE,
-		.entry_ts = KMAG_TS_NONE, .exit_ts = KMAG_TS_NONE,
 		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
 	};
 	f->active = p ? p->active : 0;
@@ -371,7 +370,7 @@ static int graph_entry(struct kmag_replay *r, struct task *t, const struct kmag_
 	f = frame_push(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
-	f->call.start_ns = f->call.entry_ts = ev->ts;
+	f->call.start_ns = ev->ts;
 	f->call.ctx = ev->ctx;
 	frame_name(r, t, f, ev->func);
 	p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
@@ -397,7 +396,7 @@ static void exit_times(struct frame *f, const struct kmag_event *ev, uint64_t du
 {
 	uint64_t start;
 
-	f->call.end_ns = f->call.exit_ts = ev->ts;
+	f->call.end_ns = ev->ts;
 	if (ev->ts == KMAG_TS_NONE || dur == KMAG_DURATION_NONE)
 		return;
 	start = dur <= ev->ts ? ev->ts - dur : 0;
