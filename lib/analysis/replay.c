@@ -306,8 +306,8 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t end, uint
 	}
 	f->call.end_ns = end;
 	f->call.duration = dur;
-	if (flags & KMAG_CALL_NO_EXIT)
-		r->st.unfinished_entries++;
+	if ((flags & KMAG_CALL_NO_EXIT) && !(f->flags & FR_PLACEHOLDER))
+		r->st.unfinished_entries++;	/* a placeholder had no entry to finish */
 	/* an enclosing call that is not its caller (levels are missing) still ran it */
 	if (dur != KMAG_DURATION_NONE && p)
 		p->call.child_ns += dur;
