@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "what changed between two recordings: functions and calls added, removed, grown" },
 	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
 	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
+	{ "replay", cmd_replay, "every call in time order, as a call tree per task (function_graph text, JSON)" },
 	{ "stack", cmd_stack, "the deepest kernel stack, frame by frame (the kernel's stack tracer)" },
 };
 

@@ -17,6 +17,7 @@ run() {
 	html) "$KMAG" html -o "$T/h.html" "$@" "$F" ;;
 	diff) "$KMAG" diff "$@" "$F" "$F" ;;
 	export) "$KMAG" export -F csv "$@" "$F" ;;
+	replay) "$KMAG" replay "$@" "$F" ;;
 	record) "$KMAG" record -o "$T/no-such-dir/x.dat" -e sched:sched_switch "$@" ;;
 	esac
 }
@@ -32,15 +33,15 @@ while IFS='|' read -r opt cmds bad msg; do
 		t_eq "$cmd $opt '$bad': the shared message" "$msg" "$got"
 	done
 done <<'TABLE'
---cpu|report visualize flame html diff export record|3-1|invalid CPU list "3-1" (expected e.g. 0-3,8)
---cpu|report visualize flame html diff export record|x|invalid CPU list "x" (expected e.g. 0-3,8)
---pid|report visualize flame html diff export|x|invalid pid list "x" (expected numbers separated by commas, e.g. 123,456)
---comm|report visualize flame html diff export||empty command-name list
---time|report visualize flame html diff export|x|invalid time range "x" (expected START,END in seconds as printed by report, e.g. 6.30,6.35; prefix both with + to count from the first event: +0.5,+1)
---reader|report visualize flame html diff export|x|unknown reader "x" (choose auto, builtin or libtracecmd)
---min-duration|report visualize|x|--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got "x"
---limit|report diff|x|--limit expects a non-negative number, got "x"
---color|diff|x|unknown --color "x" (choose auto, always or never)
+--cpu|report visualize flame html diff export replay record|3-1|invalid CPU list "3-1" (expected e.g. 0-3,8)
+--cpu|report visualize flame html diff export replay record|x|invalid CPU list "x" (expected e.g. 0-3,8)
+--pid|report visualize flame html diff export replay|x|invalid pid list "x" (expected numbers separated by commas, e.g. 123,456)
+--comm|report visualize flame html diff export replay||empty command-name list
+--time|report visualize flame html diff export replay|x|invalid time range "x" (expected START,END in seconds as printed by report, e.g. 6.30,6.35; prefix both with + to count from the first event: +0.5,+1)
+--reader|report visualize flame html diff export replay|x|unknown reader "x" (choose auto, builtin or libtracecmd)
+--min-duration|report visualize replay|x|--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got "x"
+--limit|report diff replay|x|--limit expects a non-negative number, got "x"
+--color|diff replay|x|unknown --color "x" (choose auto, always or never)
 TABLE
 
 # The same filter has the same effect in every view of the calls: the calls
@@ -75,14 +76,18 @@ done
 if command -v script >/dev/null; then
 	# on_tty ENV... -- ARGS: kmag ARGS on a pseudo-terminal; prints the escape sequences counted
 	on_tty() { env "$@" script -qec "$KMAG $(printf '%q ' "${cmd_args[@]}")" /dev/null | grep -c $'\033\['; }
-	for cmd in diff; do
-		cmd_args=(diff "$F" "$TRACES/fn-filtered.dat")
+	for cmd in diff replay; do
+		case $cmd in
+		diff) base=(diff "$F" "$TRACES/fn-filtered.dat") ;;
+		replay) base=(replay --min-duration 1ms "$F") ;;
+		esac
+		cmd_args=("${base[@]}")
 		t_eq "$cmd: colours on a terminal" yes "$([ "$(on_tty X=1)" -gt 0 ] && echo yes)"
 		t_eq "$cmd: NO_COLOR=1 turns auto off" 0 "$(on_tty NO_COLOR=1)"
 		t_eq "$cmd: NO_COLOR= (empty) does not" yes "$([ "$(on_tty NO_COLOR=)" -gt 0 ] && echo yes)"
-		cmd_args=(diff --color never "$F" "$TRACES/fn-filtered.dat")
+		cmd_args=("${base[0]}" --color never "${base[@]:1}")
 		t_eq "$cmd: --color never" 0 "$(on_tty X=1)"
-		cmd_args=(diff --color always "$F" "$TRACES/fn-filtered.dat")
+		cmd_args=("${base[0]}" --color always "${base[@]:1}")
 		t_eq "$cmd: --color always beats NO_COLOR" yes "$([ "$(on_tty NO_COLOR=1)" -gt 0 ] && echo yes)"
 		t_eq "$cmd: --color always colours a pipe" yes \
 			"$([ "$("$KMAG" "${cmd_args[@]}" 2>/dev/null | grep -c $'\033\[')" -gt 0 ] && echo yes)"
@@ -91,7 +96,7 @@ fi
 
 # No abbreviations: every long option of every command, cut short by one
 # letter, is refused with the full name as the suggestion.
-for cmd in report visualize flame html diff export record stack generate-symbol-map; do
+for cmd in report visualize flame html diff export replay record stack generate-symbol-map; do
 	"$KMAG" "$cmd" --help >"$T/help" 2>&1
 	# the options the help defines (at the start of a line), not those it mentions
 	names=$(grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]+[a-z]' "$T/help" | grep -oE -- '--[a-z-]+' | sort -u)
