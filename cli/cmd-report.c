@@ -75,23 +75,17 @@ static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
 	return 0;
 }
 
-/* --slowest N: prints the calls; returns the exit code. */
-static int print_slowest(struct report_extra *x, struct cli_graph *g, const char *format)
-{
-	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
-	int ret;
+/* The command line of a report. */
+struct report_args {
+	const char *format, *focus;	/* focus: --callers/--callees FUNC */
+	unsigned long limit, slowest;
+	bool limit_set, sort_set;
+	struct kmag_report r;		/* sort, callers */
+};
 
-	kmag_slowest_finish(x->slowest);
-	if (!info->has_durations && !strcmp(format, "text"))
-		cli_warn("this trace has no call durations (--slowest needs a function_graph recording)");
-	if (!strcmp(format, "json"))
-		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
-	else
-		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
-	return cli_write_error(NULL, ret);
-}
-
-int cmd_report(struct kmag_cli *cli, int argc, char **argv)
+/* Parses the options; returns 0, -1 after --help, or the exit code of a usage error. */
+static int parse_args(int argc, char **argv, struct report_args *a, struct report_extra *x,
+		      struct cli_input *in, struct cli_symmap *sm)
 {
 	static const struct option longopts[] = {
 		{ "sort", required_argument, NULL, 's' },
@@ -107,78 +101,191 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_symmap sm = { .cmd = "report" };
-	struct report_extra x = { .sm = &sm, .ph = { .sm = &sm } };
-	struct cli_input in = { .unordered = false, .after_open = report_after_open,
-				.after_open_ctx = &x };
-	char filters[1200];
-	struct kmag_report r = { .focus = -1 };
-	const char *format = "text", *focus = NULL;
-	unsigned long limit = 0, slowest = 0;
-	bool limit_set = false;
-	struct cli_graph g;
 	int opt, ret;
 
-	(void)cli;
 	while ((opt = cli_getopt(argc, argv, ":s:n:F:h", longopts)) != -1) {
 		switch (opt) {
 		case 's':
-			if (kmag_sort_key_parse(optarg, &r.sort))
+			if (kmag_sort_key_parse(optarg, &a->r.sort))
 				return cli_usage_error("report", "unknown sort key \"%s\" (choose %s)",
 						       optarg, kmag_sort_key_names());
+			a->sort_set = true;
 			break;
 		case 'n':
-			if (!cli_parse_ulong("report", "--limit", optarg, &limit))
+			if (!cli_parse_ulong("report", "--limit", optarg, &a->limit))
 				return EXIT_USAGE;
-			limit_set = true;
+			a->limit_set = true;
 			break;
 		case 'C':
 		case 'E':
-			if (focus)
+			if (a->focus)
 				return cli_usage_error("report", "give only one of --callers and --callees");
-			focus = optarg;
-			r.callers = opt == 'C';
+			a->focus = optarg;
+			a->r.callers = opt == 'C';
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
 				return cli_usage_error("report", "unknown format \"%s\" (choose text, json or csv)",
 						       optarg);
-			format = optarg;
+			a->format = optarg;
 			break;
 		case OPT_PROBES:
-			x.want_probes = true;
+			x->want_probes = true;
 			break;
 		case OPT_SLOWEST:
-			if (!cli_parse_ulong("report", "--slowest", optarg, &slowest))
+			if (!cli_parse_ulong("report", "--slowest", optarg, &a->slowest))
 				return EXIT_USAGE;
-			if (slowest < 1 || slowest > 100000)
+			if (a->slowest < 1 || a->slowest > 100000)
 				return cli_usage_error("report", "--slowest N takes 1..100000 calls");
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
-			return EXIT_OK;
+			return -1;
 		default:
 			ret = cli_shared_option("report", opt, argv,
-						&(struct cli_shared){ .in = &in, .sm = &sm });
+						&(struct cli_shared){ .in = in, .sm = sm });
 			if (ret)
 				return ret;
 			break;
 		}
 	}
 	if (optind < argc)
-		in.path = argv[optind++];
+		in->path = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
-	if (!limit_set && !strcmp(format, "text") && !focus)
-		limit = 50;
+	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
+		a->limit = 50;
 	/* one view at a time; which formats each view has: cli/formats.c */
-	if (x.want_probes + !!slowest + !!focus > 1)
+	if (x->want_probes + !!a->slowest + !!a->focus > 1)
 		return cli_usage_error("report", "--probes, --slowest and --callers/--callees are separate views: give one");
-	if ((x.want_probes && (ret = cli_format_check("report", "--probes", format))) ||
-	    (slowest && (ret = cli_format_check("report", "--slowest", format))))
+	if (x->want_probes && (ret = cli_format_check("report", "--probes", a->format)))
 		return ret;
-	if (slowest) {
-		x.slowest = kmag_slowest_new(slowest);
+	if (a->slowest && (ret = cli_format_check("report", "--slowest", a->format)))
+		return ret;
+	return 0;
+}
+
+/*
+ * Views built on call durations need a trace that has them (function_graph):
+ * refused with a message, as visualize --heat total is, rather than a table
+ * of zeros sorted by nothing. Returns 0 or EXIT_ERR.
+ */
+static int check_durations(const struct report_args *a, const struct cli_graph *g)
+{
+	static const char *const timed[] = {
+		[KMAG_SORT_TOTAL] = "total", [KMAG_SORT_SELF] = "self", [KMAG_SORT_AVG] = "avg",
+		[KMAG_SORT_MAX] = "max", [KMAG_SORT_MIN] = "min",
+	};
+
+	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
+
+	/* has_durations tells the exit format has times; a function tracer never fills them */
+	if (info->tracer == KMAG_TRACER_FUNCTION_GRAPH && info->has_durations)
+		return 0;
+	if (a->slowest)
+		return cli_error("--slowest needs call durations, which this trace lacks (function tracer); record with function_graph");
+	if (a->sort_set && (size_t)a->r.sort < sizeof(timed) / sizeof(timed[0]) && timed[a->r.sort])
+		return cli_error("--sort %s needs call durations, which this trace lacks (function tracer); use --sort calls, incomplete or name, or record with function_graph",
+				 timed[a->r.sort]);
+	return 0;
+}
+
+/* --slowest N: prints the calls; returns the exit code. */
+static int print_slowest(struct report_extra *x, struct cli_graph *g, const char *format)
+{
+	int ret;
+
+	kmag_slowest_finish(x->slowest);
+	if (!strcmp(format, "json"))
+		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	else
+		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	return cli_write_error(NULL, ret);
+}
+
+/* --probes: prints the probe statistics; returns the exit code. */
+static int print_probes(struct report_extra *x, struct cli_graph *g, const char *format)
+{
+	int ret;
+
+	if (kmag_probes_finish(x->ph.probes))
+		return cli_error("out of memory");
+	if (!strcmp(format, "json"))
+		ret = kmag_probes_json(stdout, x->ph.probes, kmag_trace_symtab(g->trace));
+	else
+		ret = kmag_probes_text(stdout, x->ph.probes, kmag_trace_symtab(g->trace));
+	return cli_write_error(NULL, ret);
+}
+
+/* The functions table, or one function's callers/callees; returns the exit code. */
+static int print_table(struct report_args *a, struct report_extra *x, struct cli_graph *g,
+		       struct cli_symmap *sm)
+{
+	struct kmag_report *r = &a->r;
+	char filters[1200], suggest[512];
+	int ret;
+
+	if (cli_probe_hits_any(&x->ph)) {
+		r->probe_hits = cli_probe_hits_of;
+		r->probe_hits_ctx = &x->ph;
+	}
+	r->cg = g->cg;
+	r->st = kmag_trace_symtab(g->trace);
+	r->info = kmag_trace_info(g->trace);
+	r->input = g->path;
+	r->filters = g->filters;
+	r->limit = a->limit;
+	if (sm->loc) {
+		char path[600];
+
+		r->srcline = kmag_srcloc_report_cb;
+		r->srcline_ctx = sm->loc;
+		if (sm->filter) {
+			r->visible = kmag_srcloc_visible_cb;
+			r->visible_ctx = sm->loc;
+			cli_symmap_describe(sm, g, path, sizeof(path));
+			snprintf(filters, sizeof(filters), "%s%s%s", g->filters,
+				 g->filters[0] ? ", " : "", path);
+			r->filters = filters;
+		}
+	}
+	if (a->focus) {
+		r->focus = kmag_cg_find_name(g->cg, r->st, a->focus, suggest, sizeof(suggest));
+		if (r->focus < 0 && suggest[0])
+			return cli_error("function \"%s\" is not in the trace; similar names: %s",
+					 a->focus, suggest);
+		if (r->focus < 0)
+			return cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
+					 a->focus);
+	}
+	if (!strcmp(a->format, "json"))
+		ret = kmag_report_json(stdout, r);
+	else if (!strcmp(a->format, "csv"))
+		ret = kmag_report_csv(stdout, r);
+	else
+		ret = kmag_report_text(stdout, r);
+	if (!strcmp(a->format, "text") && kmag_cg_summary(g->cg)->events == 0)
+		cli_warn("the trace holds no events%s", g->filters[0] ? " that pass the filters" : "");
+	cli_symmap_warn(sm);
+	return cli_write_error(NULL, ret);
+}
+
+int cmd_report(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct cli_symmap sm = { .cmd = "report" };
+	struct report_extra x = { .sm = &sm, .ph = { .sm = &sm } };
+	struct cli_input in = { .unordered = false, .after_open = report_after_open,
+				.after_open_ctx = &x };
+	struct report_args a = { .format = "text", .r = { .focus = -1 } };
+	struct cli_graph g = { 0 };
+	int ret;
+
+	(void)cli;
+	ret = parse_args(argc, argv, &a, &x, &in, &sm);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (a.slowest) {
+		x.slowest = kmag_slowest_new(a.slowest);
 		if (!x.slowest)
 			return cli_error("out of memory");
 		in.with_graph = slowest_with_graph;
@@ -189,83 +296,20 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	in.tap_ctx = &x;
 
 	ret = cli_load_graph("report", &in, &g);
-	if (ret) {
-		cli_probe_hits_release(&x.ph);
-		kmag_slowest_free(x.slowest);
-		cli_symmap_release(&sm);
-		return ret;
-	}
-	if (x.slowest) {
-		ret = print_slowest(&x, &g, format);
-		kmag_slowest_free(x.slowest);
-		cli_graph_release(&g);
-		cli_symmap_release(&sm);
-		return ret;
-	}
-	if (x.want_probes) {
-		if (kmag_probes_finish(x.ph.probes))
-			ret = cli_error("out of memory");
-		else if (!strcmp(format, "json"))
-			ret = kmag_probes_json(stdout, x.ph.probes, kmag_trace_symtab(g.trace));
-		else
-			ret = kmag_probes_text(stdout, x.ph.probes, kmag_trace_symtab(g.trace));
-		cli_probe_hits_release(&x.ph);
-		cli_graph_release(&g);
-		cli_symmap_release(&sm);
-		return cli_write_error(NULL, ret);
-	}
-	if (cli_probe_hits_any(&x.ph)) {
-		r.probe_hits = cli_probe_hits_of;
-		r.probe_hits_ctx = &x.ph;
-	}
-	r.cg = g.cg;
-	r.st = kmag_trace_symtab(g.trace);
-	r.info = kmag_trace_info(g.trace);
-	r.input = g.path;
-	r.filters = g.filters;
-	r.limit = limit;
-	if (sm.loc) {
-		char path[600];
-
-		r.srcline = kmag_srcloc_report_cb;
-		r.srcline_ctx = sm.loc;
-		if (sm.filter) {
-			r.visible = kmag_srcloc_visible_cb;
-			r.visible_ctx = sm.loc;
-			cli_symmap_describe(&sm, &g, path, sizeof(path));
-			snprintf(filters, sizeof(filters), "%s%s%s", g.filters, g.filters[0] ? ", " : "",
-				 path);
-			r.filters = filters;
-		}
-	}
-	if (focus) {
-		char suggest[512];
-
-		r.focus = kmag_cg_find_name(g.cg, r.st, focus, suggest, sizeof(suggest));
-		if (r.focus < 0) {
-			if (suggest[0])
-				ret = cli_error("function \"%s\" is not in the trace; similar names: %s", focus,
-						suggest);
-			else
-				ret = cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
-						focus);
-			cli_probe_hits_release(&x.ph);
-			cli_graph_release(&g);
-			cli_symmap_release(&sm);
-			return ret;
-		}
-	}
-	if (!strcmp(format, "json"))
-		ret = kmag_report_json(stdout, &r);
-	else if (!strcmp(format, "csv"))
-		ret = kmag_report_csv(stdout, &r);
+	if (ret)
+		goto out;
+	if ((ret = check_durations(&a, &g)))
+		goto out;
+	if (x.slowest)
+		ret = print_slowest(&x, &g, a.format);
+	else if (x.want_probes)
+		ret = print_probes(&x, &g, a.format);
 	else
-		ret = kmag_report_text(stdout, &r);
-	if (!strcmp(format, "text") && kmag_cg_summary(g.cg)->events == 0)
-		cli_warn("the trace holds no events%s", g.filters[0] ? " that pass the filters" : "");
-	cli_symmap_warn(&sm);
+		ret = print_table(&a, &x, &g, &sm);
+out:
 	cli_probe_hits_release(&x.ph);
+	kmag_slowest_free(x.slowest);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
-	return cli_write_error(NULL, ret);
+	return ret;
 }

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0111 - report's views built on call durations refuse a function-tracer
+# trace (it records no durations) with one line and exit 1, as visualize
+# --heat total does (issue 18, defect 7: --sort total sorted by nothing and
+# --slowest printed its message on stdout with exit 0). Calls, incomplete and
+# name sorting work on every trace.
+. "$(dirname "$0")/lib.sh"
+FN=$TRACES/fn-filtered.dat
+FG=$TRACES/fg-filtered.dat
+
+for key in total self avg max min; do
+	t_exit "function tracer: --sort $key is refused" 1 "$KMAG" report --sort "$key" "$FN"
+	t_grep "function tracer: --sort $key says why" "--sort $key needs call durations" "$T/err"
+	t_eq "function tracer: --sort $key prints no table" 0 "$(wc -c <"$T/out")"
+	t_exit "function_graph: --sort $key works" 0 "$KMAG" report --sort "$key" "$FG"
+done
+for key in calls incomplete name; do
+	t_exit "function tracer: --sort $key works" 0 "$KMAG" report --sort "$key" "$FN"
+done
+t_exit "function tracer text: --sort total is refused" 1 "$KMAG" report --sort total "$TRACES/fn-text.txt"
+t_exit "function tracer: --slowest is refused" 1 "$KMAG" report --slowest 3 "$FN"
+t_grep "--slowest says why, on stderr" '--slowest needs call durations' "$T/err"
+t_eq "--slowest writes nothing to stdout" 0 "$(wc -c <"$T/out")"
+t_exit "function_graph: --slowest works" 0 "$KMAG" report --slowest 3 "$FG"
+t_done
