@@ -187,12 +187,12 @@ int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 		if (ret < 0)
 			goto fail;
 	}
-	if (!kmag_symmap_release(m) && release && kmag_symmap_set_release(m, release)) {
+	if (!kmag_symmap_kernel_release(m) && release && kmag_symmap_set_kernel_release(m, release)) {
 		ret = kmag_err_set(&err, ENOMEM, "out of memory");
 		goto fail;
 	}
 	if (!output) {
-		const char *rel = kmag_symmap_release(m);
+		const char *rel = kmag_symmap_kernel_release(m);
 
 		if (!rel) {
 			ret = kmag_err_set(&err, EINVAL,

@@ -66,7 +66,7 @@ int cli_symmap_load(struct cli_symmap *s, const char *release, const char *for_w
 	s->map = kmag_symmap_load(s->used, &err);
 	if (!s->map)
 		return cli_lib_error(&err, "cannot load the symbol map");
-	mrel = kmag_symmap_release(s->map);
+	mrel = kmag_symmap_kernel_release(s->map);
 	if (release && mrel && strcmp(release, mrel))
 		cli_warn("the symbol map %s is for kernel %s but %s %s; run `kmag generate-symbol-map -r %s`",
 			 s->used, mrel, for_what, release, release);

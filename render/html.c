@@ -456,7 +456,8 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 	return ret ? ret : render_status(out);
 }
 
-int kmag_explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err)
+/* The page written to @path through kmag_outfile (replaced atomically). */
+static int explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err)
 {
 	struct kmag_outfile *o = kmag_outfile_open(path, err);
 	int ret;
@@ -506,5 +507,5 @@ int kmag_render_explorer(const struct kmag_graph_doc *doc, const char *path, con
 		x.visible = view_keeps;
 		x.visible_ctx = (void *)doc;
 	}
-	return kmag_explore_html_path(path, &x, err);
+	return explore_html_path(path, &x, err);
 }

@@ -87,9 +87,8 @@ const struct kmag_diff_edge *kmag_cgdiff_edges(const struct kmag_cgdiff *d);
 long kmag_cgdiff_find(const struct kmag_cgdiff *d, const char *name);
 /* Both graphs carry durations. */
 bool kmag_cgdiff_has_time(const struct kmag_cgdiff *d);
-/* Number of functions / edges with status @s. */
+/* Number of functions with status @s. */
 size_t kmag_cgdiff_count_funcs(const struct kmag_cgdiff *d, enum kmag_diff_status s);
-size_t kmag_cgdiff_count_edges(const struct kmag_cgdiff *d, enum kmag_diff_status s);
 
 /*
  * The order renderings list changes in: by size of the change (time when

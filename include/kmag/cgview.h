@@ -143,8 +143,6 @@ const uint32_t *kmag_cgview_via(const struct kmag_cgview *v, const struct kmag_c
 long kmag_cgview_find(const struct kmag_cgview *v, uint32_t node);
 /* Why cg node @node is hidden (KMAG_HIDE_NONE when shown). */
 enum kmag_cgview_hide kmag_cgview_hidden(const struct kmag_cgview *v, uint32_t node);
-/* "pruned", "path filter", ...; a static string. */
-const char *kmag_cgview_hide_name(enum kmag_cgview_hide why);
 
 const struct kmag_cgview_summary *kmag_cgview_summary(const struct kmag_cgview *v);
 

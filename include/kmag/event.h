@@ -75,9 +75,6 @@ struct kmag_event {
  */
 typedef int (*kmag_event_fn)(const struct kmag_event *ev, void *ctx);
 
-/* Human-readable name of an event type ("function", "graph-entry", ...). */
-const char *kmag_event_type_name(enum kmag_event_type type);
-
 #ifdef __cplusplus
 }
 #endif

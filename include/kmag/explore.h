@@ -62,13 +62,6 @@ struct kmag_explore {
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */
 int kmag_explore_html(FILE *out, const struct kmag_explore *x);
 
-/*
- * Writes the page to the file @path (replaced if it exists). Returns 0 or
- * -errno with @err set. This is the entry point for `visualize --image-name
- * x.html`.
- */
-int kmag_explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err);
-
 struct kmag_graph_doc;
 
 /*

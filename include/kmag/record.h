@@ -206,20 +206,14 @@ void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p
 
 /*
  * Turns tracing off, drains every CPU buffer to the end, collects the
- * kernel's per-CPU statistics and puts tracefs back as it was found (as
- * kmag_recorder_restore()). Returns 0 or -errno with @err set (a full disk
+ * kernel's per-CPU statistics and puts tracefs back exactly as it was found
+ * (kmag_recorder_free() does the same for a run that never stopped). Returns 0 or -errno with @err set (a full disk
  * is not an error here: see kmag_rec_result.disk_full).
  */
 int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err);
 
 /* Writes opts->output (atomically replaced). Returns 0 or -errno with @err set. */
 int kmag_recorder_write(struct kmag_recorder *r, struct kmag_err *err);
-
-/*
- * Puts tracefs back exactly as found (idempotent). Returns 0, or -EIO with
- * @err naming what could not be restored.
- */
-int kmag_recorder_restore(struct kmag_recorder *r, struct kmag_err *err);
 
 /* Results; borrowed, valid until kmag_recorder_free(). */
 const struct kmag_rec_result *kmag_recorder_result(const struct kmag_recorder *r);

@@ -97,15 +97,13 @@ struct kmag_pathfilter;
 struct kmag_pathfilter *kmag_pathfilter_new(const char *spec, struct kmag_err *err);
 void kmag_pathfilter_free(struct kmag_pathfilter *f);
 bool kmag_pathfilter_match(const struct kmag_pathfilter *f, const char *path);
-/* The spec as given; borrowed. */
-const char *kmag_pathfilter_spec(const struct kmag_pathfilter *f);
 
 /* ---- Metadata ---- */
 
 /* Kernel release the map describes ("6.1.0-56-cloud-amd64"), or NULL; borrowed. */
-const char *kmag_symmap_release(const struct kmag_symmap *m);
+const char *kmag_symmap_kernel_release(const struct kmag_symmap *m);
 /* Sets the release (copied; NULL clears it). Returns 0 or -ENOMEM. */
-int kmag_symmap_set_release(struct kmag_symmap *m, const char *release);
+int kmag_symmap_set_kernel_release(struct kmag_symmap *m, const char *release);
 
 /*
  * Finds the entry for function @func of a trace's symbol table @st, using its

@@ -273,15 +273,6 @@ size_t kmag_cgdiff_count_funcs(const struct kmag_cgdiff *d, enum kmag_diff_statu
 	return n;
 }
 
-size_t kmag_cgdiff_count_edges(const struct kmag_cgdiff *d, enum kmag_diff_status s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < d->nr_edges; i++)
-		n += d->edges[i].status == s;
-	return n;
-}
-
 /* Size of a change: |Δtime| when both have durations, else |Δcalls|. */
 static uint64_t change_size(const struct kmag_cg_stats *a, const struct kmag_cg_stats *b, bool time)
 {

@@ -12,19 +12,6 @@
 
 #include "cgview-internal.h"
 
-static const char *const hide_names[KMAG_HIDE_NR] = {
-	[KMAG_HIDE_NONE] = "shown",
-	[KMAG_HIDE_FOCUS] = "outside the focus",
-	[KMAG_HIDE_FEW_CALLS] = "few calls",
-	[KMAG_HIDE_PATH] = "path filter",
-	[KMAG_HIDE_PRUNED] = "pruned",
-};
-
-const char *kmag_cgview_hide_name(enum kmag_cgview_hide why)
-{
-	return why < KMAG_HIDE_NR ? hide_names[why] : "?";
-}
-
 /* ---- 1. focus ---- */
 
 /*

@@ -651,11 +651,6 @@ const struct kmag_rec_result *kmag_recorder_result(const struct kmag_recorder *r
 	return &r->res;
 }
 
-int kmag_recorder_restore(struct kmag_recorder *r, struct kmag_err *err)
-{
-	return kmag__rec_restore(r, err);
-}
-
 void kmag_recorder_free(struct kmag_recorder *r)
 {
 	struct kmag_err err = { 0 };

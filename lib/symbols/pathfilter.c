@@ -81,11 +81,6 @@ void kmag_pathfilter_free(struct kmag_pathfilter *f)
 	free(f);
 }
 
-const char *kmag_pathfilter_spec(const struct kmag_pathfilter *f)
-{
-	return f->spec;
-}
-
 /* Strips an absolute build-directory prefix the seed's maps may carry is not
  * possible in general, so anchored patterns also match after any "/". */
 static bool match_one(const struct pattern *pt, const char *path)

@@ -33,8 +33,8 @@ static int add_file(struct kmag_symmap *m, const char *path, bool is_module, con
 	ret = kmag_need_feature(KMAG_FEATURE_LIBDW, "reading the debug info of a vmlinux or module",
 				err);
 #endif
-	if (ret >= 0 && req.release && !kmag_symmap_release(m) &&
-	    kmag_symmap_set_release(m, req.release))
+	if (ret >= 0 && req.release && !kmag_symmap_kernel_release(m) &&
+	    kmag_symmap_set_kernel_release(m, req.release))
 		ret = kmag_err_set(err, ENOMEM, "out of memory");
 	free(req.release);
 	return ret;

@@ -92,12 +92,12 @@ int kmag__symmap_set_src_roots(struct kmag_symmap *m, char *const *roots, size_t
 	return 0;
 }
 
-const char *kmag_symmap_release(const struct kmag_symmap *m)
+const char *kmag_symmap_kernel_release(const struct kmag_symmap *m)
 {
 	return m->release;
 }
 
-int kmag_symmap_set_release(struct kmag_symmap *m, const char *release)
+int kmag_symmap_set_kernel_release(struct kmag_symmap *m, const char *release)
 {
 	char *s = release ? strdup(release) : NULL;
 
@@ -310,7 +310,7 @@ struct kmag_symmap *kmag_symmap_load(const char *path, struct kmag_err *err)
 			}
 		}
 		if (kmag_fmt && !strncmp(line, "# release: ", 11) && !m->release) {
-			if (kmag_symmap_set_release(m, line + 11)) {
+			if (kmag_symmap_set_kernel_release(m, line + 11)) {
 				kmag_err_set(err, ENOMEM, "out of memory");
 				goto fail;
 			}

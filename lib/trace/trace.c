@@ -42,24 +42,6 @@ const char *kmag_tracer_name(enum kmag_tracer t)
 	}
 }
 
-const char *kmag_event_type_name(enum kmag_event_type type)
-{
-	switch (type) {
-	case KMAG_EV_FUNC:
-		return "function";
-	case KMAG_EV_GRAPH_ENTRY:
-		return "graph-entry";
-	case KMAG_EV_GRAPH_EXIT:
-		return "graph-exit";
-	case KMAG_EV_LOST:
-		return "lost";
-	case KMAG_EV_OTHER:
-		return "event";
-	default:
-		return "?";
-	}
-}
-
 /* Recognises compressed or foreign files so the error can say what to do. */
 static const char *foreign_format(const unsigned char *b, size_t n)
 {

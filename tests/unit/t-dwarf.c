@@ -244,7 +244,7 @@ static void vmlinux_like(void)
 	if (kmag_symmap_add_vmlinux(m, path, NULL, &stats, &err) <= 0)
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
 	CHECK_EQ(stats.units, 3);
-	CHECK_STREQ(kmag_symmap_release(m), "0.0.1-kmagtest");
+	CHECK_STREQ(kmag_symmap_kernel_release(m), "0.0.1-kmagtest");
 
 	/* a prototype in a header: the definition's file */
 	e = only(m, "tcp_like_send");
@@ -375,7 +375,7 @@ static void module_object(void)
 	if (kmag_symmap_add_modules(m, src, NULL, &stats, &err) != 1)
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
 	CHECK_EQ(stats.modules, 1);
-	CHECK_STREQ(kmag_symmap_release(m), "0.0.1-kmagtest");
+	CHECK_STREQ(kmag_symmap_kernel_release(m), "0.0.1-kmagtest");
 	/* relocated DWARF: names and files right (unrelocated, names would all be wrong) */
 	e = only(m, "tcp_like_send");
 	CHECK_STREQ(e->module, "testmod");

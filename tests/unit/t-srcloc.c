@@ -226,13 +226,13 @@ static void release_roundtrip(void)
 	struct kmag_err err = { 0 };
 	char path[600];
 
-	CHECK(!kmag_symmap_release(m));
-	CHECK(!kmag_symmap_set_release(m, "6.1.0-56-cloud-amd64"));
+	CHECK(!kmag_symmap_kernel_release(m));
+	CHECK(!kmag_symmap_set_kernel_release(m, "6.1.0-56-cloud-amd64"));
 	snprintf(path, sizeof(path), "%s/r.map", test_tmpdir());
 	CHECK(!kmag_symmap_write(m, path, false, "test", &err));
 	m2 = kmag_symmap_load(path, &err);
 	CHECK(m2);
-	CHECK_STREQ(kmag_symmap_release(m2), "6.1.0-56-cloud-amd64");
+	CHECK_STREQ(kmag_symmap_kernel_release(m2), "6.1.0-56-cloud-amd64");
 	CHECK_EQ(kmag_symmap_count(m2), kmag_symmap_count(m));
 	kmag_symmap_free(m2);
 	kmag_symmap_free(m);
