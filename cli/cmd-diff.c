@@ -10,7 +10,8 @@
 
 #include "cli.h"
 #include "kmag/cgdiff.h"
-#include "kmag/explore.h"
+#include "kmag/render/diff.h"
+#include "kmag/render/explore.h"
 
 static const char diff_usage[] =
 	"Usage: kmag diff [options] A B\n"

@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kmag/export.h"
+#include "kmag/render/export.h"
 #include "kmag/flame.h"
+#include "kmag/render/report.h"
 #include "kmag/report.h"
 
 static const char export_usage[] =

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "kmag/explore.h"
+#include "kmag/render/explore.h"
 #include "kmag/report.h"
 
 static const char html_usage[] =

@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "kmag/durations.h"
 #include "kmag/probes.h"
+#include "kmag/render/probes.h"
+#include "kmag/render/report.h"
 #include "kmag/report.h"
 
 static const char report_usage[] =

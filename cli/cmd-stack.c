@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/render/stack.h"
 #include "kmag/stack.h"
 
 static const char stack_usage[] =

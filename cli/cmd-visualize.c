@@ -12,8 +12,8 @@
 #include <time.h>
 
 #include "kmag/cgview.h"
-#include "kmag/explore.h"
-#include "kmag/render.h"
+#include "kmag/render/explore.h"
+#include "kmag/render/graph.h"
 #include "kmag/report.h"
 #include "visualize.h"
 

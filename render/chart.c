@@ -15,7 +15,8 @@
 
 #include "config.h"
 #include "kmag/outfile.h"
-#include "kmag/render.h"
+#include "kmag/render/graph.h"
+#include "render-util.h"
 
 #if KMAG_HAVE_CAIRO
 #include <cairo-pdf.h>

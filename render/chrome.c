@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmag/export.h"
+#include "kmag/render/export.h"
 #include "kmag/outfile.h"
 #include "kmag/replay.h"
 #include "kmag/report.h"

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "kmag/cgdiff.h"
+#include "kmag/render/diff.h"
 #include "kmag/report.h"
 #include "render-util.h"
 

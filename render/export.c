@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "kmag/export.h"
+#include "kmag/render/export.h"
 #include "kmag/report.h"
 #include "render-util.h"
 

@@ -17,9 +17,9 @@
 
 #include "assets.h"
 #include "kmag/cgview.h"
-#include "kmag/explore.h"
+#include "kmag/render/explore.h"
 #include "kmag/outfile.h"
-#include "kmag/render.h"
+#include "kmag/render/graph.h"
 #include "kmag/report.h"
 #include "render-util.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kmag/probes.h"
+#include "kmag/render/probes.h"
 #include "kmag/report.h"
 #include "render-util.h"
 

@@ -10,6 +10,11 @@
 
 #include "grow.h"	/* kmag__grow(), from lib/util: the base layer every part may use */
 
+/* Shared by the renderers (render/report.c): write @s escaped for the format. */
+void kmag_fput_json_string(FILE *out, const char *s);
+void kmag_fput_csv_field(FILE *out, const char *s);
+/* Formats @ns as "12.345 us" style text into @buf; returns @buf. */
+char *kmag_format_duration(char *buf, size_t len, uint64_t ns);
 /* Writes @s with XML/HTML special characters (& < > " ') escaped. NULL = "". */
 void render_fput_xml(FILE *out, const char *s);
 /* Writes @len bytes of @data as is. */

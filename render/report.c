@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmag/render/report.h"
 #include "kmag/report.h"
 
 char *kmag_format_duration(char *buf, size_t len, uint64_t ns)

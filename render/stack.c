@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "kmag/render/stack.h"
 #include "kmag/report.h"
 #include "kmag/stack.h"
 #include "render-util.h"

@@ -96,9 +96,6 @@ const struct kmag_probe *kmag_probes_get(const struct kmag_probes *p, size_t i);
 /* Hits of probes on kernel function @func (all its probes), for annotations. */
 uint64_t kmag_probes_hits_of(const struct kmag_probes *p, kmag_func_t func);
 
-/* Renderers (render/probes.c): `kmag report --probes`. Return 0 or -errno. */
-int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_symtab *st);
-int kmag_probes_json(FILE *out, const struct kmag_probes *p, const struct kmag_symtab *st);
 
 #ifdef __cplusplus
 }

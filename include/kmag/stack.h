@@ -59,9 +59,6 @@ void kmag_stack_free(struct kmag_stack *s);
 int kmag_stack_parse(const char *text, struct kmag_stack_result *res);
 void kmag_stack_result_release(struct kmag_stack_result *res);
 
-/* Renderers (render/stack.c). Return 0 or -errno. */
-int kmag_stack_text(FILE *out, const struct kmag_stack_result *res);
-int kmag_stack_json(FILE *out, const struct kmag_stack_result *res);
 
 #ifdef __cplusplus
 }

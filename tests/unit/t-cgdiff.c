@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kmag/callgraph.h"
 #include "kmag/cgdiff.h"
+#include "kmag/render/diff.h"
 #include "test.h"
 
 /* A function-tracer graph from "parent>child*count" specs. */

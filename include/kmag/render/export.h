@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export.h - call data in other tools' formats: the Chrome trace-event JSON
+ * render/export.h - call data in other tools' formats: the Chrome trace-event JSON
  * of function_graph calls (Perfetto UI, chrome://tracing), CSV of call
  * edges, and the whole call graph as Graphviz DOT.
  *
@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "callgraph.h"
-#include "event.h"
-#include "kmag.h"
-#include "symtab.h"
+#include "../callgraph.h"
+#include "../event.h"
+#include "../kmag.h"
+#include "../symtab.h"
 
 #ifdef __cplusplus
 extern "C" {

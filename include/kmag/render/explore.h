@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * explore.h - the interactive HTML explorer: one self-contained page (data,
+ * render/explore.h - the interactive HTML explorer: one self-contained page (data,
  * script and style inlined; no network) to search a call graph, focus a
  * function and see its callers and callees as a graph, and sort and filter
  * the function table. Also shows a call-graph diff (red growth, blue
@@ -12,11 +12,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "callgraph.h"
-#include "cgdiff.h"
-#include "kmag.h"
-#include "symtab.h"
-#include "trace.h"
+#include "../callgraph.h"
+#include "../cgdiff.h"
+#include "../kmag.h"
+#include "../symtab.h"
+#include "../trace.h"
 
 #ifdef __cplusplus
 extern "C" {

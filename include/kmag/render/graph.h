@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render.h - pictures of a call-graph view: the call graph through Graphviz
+ * render/graph.h - pictures of a call-graph view: the call graph through Graphviz
  * (in process, libgvc/libcgraph) and the sorted call-count chart through
  * cairo. Both write a file whose format the caller names ("pdf", "png",
  * "svg", "dot"); the CLI maps file extensions to formats.
@@ -12,12 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "callgraph.h"
-#include "cgview.h"
-#include "kmag.h"
-#include "report.h"
-#include "symtab.h"
-#include "trace.h"
+#include "../callgraph.h"
+#include "../cgview.h"
+#include "../kmag.h"
+#include "../report.h"
+#include "../symtab.h"
+#include "../trace.h"
 
 #ifdef __cplusplus
 extern "C" {
