@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "kmag/render/export.h"
 #include "kmag/flame.h"
+#include "kmag/render/flame.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"
 

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "kmag/flame.h"
+#include "kmag/render/flame.h"
 
 static const char flame_usage[] =
 	"Usage: kmag flame [options] [FILE]\n"

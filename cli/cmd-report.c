@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "kmag/durations.h"
 #include "kmag/probes.h"
+#include "kmag/render/durations.h"
 #include "kmag/render/probes.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"

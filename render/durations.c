@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "kmag/durations.h"
+#include "kmag/render/durations.h"
 #include "kmag/report.h"
 #include "kmag/trace.h"
 #include "render-util.h"

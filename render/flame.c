@@ -15,6 +15,7 @@
 
 #include "assets.h"
 #include "kmag/flame.h"
+#include "kmag/render/flame.h"
 #include "kmag/report.h"
 #include "render-util.h"
 

@@ -73,12 +73,6 @@ size_t kmag_slowest_count(const struct kmag_slowest *s);
 /* Borrowed, valid until kmag_slowest_free(). */
 const struct kmag_slow_call *kmag_slowest_get(const struct kmag_slowest *s, size_t i);
 
-/* Renderers (render/durations.c). @t names the tasks (may be NULL). Return 0 or -errno. */
-int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
-		      const struct kmag_trace *t);
-int kmag_slowest_json(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
-		      const struct kmag_trace *t);
-
 /* Parses "250us", "1.5ms", "2s", "800ns" or a bare number of microseconds. 0 or -EINVAL. */
 int kmag_duration_parse(const char *s, uint64_t *ns);
 

@@ -3,6 +3,7 @@
 
 #include "kmag/callgraph.h"
 #include "kmag/flame.h"
+#include "kmag/render/flame.h"
 #include "test.h"
 
 struct fx {
