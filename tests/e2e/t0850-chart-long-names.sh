@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t0840 - the chart's labels: names just too long for the label area (the cut
+# t0850 - the chart's labels: names just too long for the label area (the cut
 # replaces one or two bytes with a 3-byte ellipsis: it wrote past the name),
 # and a name of 1 MB (shortening measured the text once per removed byte).
 # Run under ASan/valgrind by the suite, an overflow fails here. (cairo draws
