@@ -29,11 +29,11 @@ if [ ! -f $B/build.ninja ]; then
 	CC=clang meson setup $B -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dbuildtype=debugoptimized >/dev/null || exit 1
 fi
-ninja -C $B $(for t in tracedat text symmap pages dwarf select; do echo tests/fuzz/fuzz-$t; done) >/dev/null || exit 1
+ninja -C $B $(for t in tracedat text symmap pages dwarf select render-text render-tracedat; do echo tests/fuzz/fuzz-$t; done) >/dev/null || exit 1
 mkdir -p $B/artifacts
 results=()
 status=0
-for t in tracedat text symmap pages dwarf select; do
+for t in tracedat text symmap pages dwarf select render-text render-tracedat; do
 	[ -n "$ONLY" ] && [ "$ONLY" != "$t" ] && continue
 	mkdir -p $B/corpus/$t
 	log=$B/fuzz-$t.log
