@@ -425,7 +425,7 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 	Agnode_t **agn = calloc(nf + 1, sizeof(*agn));
 	unsigned char *want = calloc(nf + 1, 1);
 	Agraph_t *g = agopen("kmag_diff", Agdirected, NULL);
-	char buf[4096], colour[16], t1[40], t2[40];
+	char buf[4096], colour[16], t1[40], t2[40], *esc;
 	int ret = 0;
 
 	if (!agn || !want || !g) {
@@ -451,7 +451,15 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 	agattr(g, AGEDGE, "kmag_status", "same");
 	snprintf(buf, sizeof(buf), "kmag diff: A = %s, B = %s (red: more in B, blue: less)",
 		 r->input_a ? r->input_a : "-", r->input_b ? r->input_b : "-");
-	agset(g, "label", buf);
+	esc = render_dot_esc(buf, NULL);
+	if (!esc) {
+		free(agn);
+		free(want);
+		agclose(g);
+		return -ENOMEM;
+	}
+	agset(g, "label", esc);
+	free(esc);
 	for (i = 0; i < nf; i++)
 		want[i] = (r->all || f[i].status != KMAG_DIFF_SAME) && func_shown(r, &f[i]);
 	for (i = 0; i < ne; i++)
@@ -462,7 +470,10 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 
 		if (!want[i])
 			continue;
-		agn[i] = agnode(g, (char *)x->name, 1);
+		/* backslashes doubled: Graphviz writes them raw and expands them in labels */
+		esc = render_dot_esc(x->name, NULL);
+		agn[i] = esc ? agnode(g, esc, 1) : NULL;
+		free(esc);
 		if (!agn[i]) {
 			ret = -ENOMEM;
 			break;
@@ -470,13 +481,19 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 		if (has_time) {
 			kmag_format_duration(t1, sizeof(t1), x->a.total_ns);
 			kmag_format_duration(t2, sizeof(t2), x->b.total_ns);
-			snprintf(buf, sizeof(buf), "%s\\n%" PRIu64 " → %" PRIu64 " calls\\n%s → %s",
-				 x->name, x->a.calls, x->b.calls, t1, t2);
+			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls\\n%s → %s",
+				 x->a.calls, x->b.calls, t1, t2);
 		} else {
-			snprintf(buf, sizeof(buf), "%s\\n%" PRIu64 " → %" PRIu64 " calls", x->name,
-				 x->a.calls, x->b.calls);
+			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls", x->a.calls,
+				 x->b.calls);
 		}
-		agset(agn[i], "label", buf);
+		esc = render_dot_esc(x->name, buf);
+		if (!esc) {
+			ret = -ENOMEM;
+			break;
+		}
+		agset(agn[i], "label", esc);
+		free(esc);
 		agset(agn[i], "kmag_status", (char *)kmag_diff_status_name(x->status));
 		status_colour(colour, sizeof(colour), x->status, x->a.calls, x->b.calls);
 		agset(agn[i], "fillcolor", colour);

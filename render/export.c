@@ -66,6 +66,18 @@ static void set_u64(void *obj, const char *key, uint64_t v)
 	agsafeset(obj, (char *)key, buf, "");
 }
 
+/* Sets string attribute @key of @obj to @s (backslashes doubled) and @suffix; 0 or -ENOMEM. */
+static int set_esc(void *obj, const char *key, const char *s, const char *suffix)
+{
+	char *v = render_dot_esc(s, suffix);
+
+	if (!v)
+		return -ENOMEM;
+	agsafeset(obj, (char *)key, v, "");
+	free(v);
+	return 0;
+}
+
 static void set_stats(void *obj, const struct kmag_cg_stats *st, bool has_time)
 {
 	set_u64(obj, "kmag_calls", st->calls);
@@ -109,28 +121,36 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 	agattr(g, AGEDGE, "penwidth", "1");
 	agattr(g, AGEDGE, "style", "solid");
 	snprintf(buf, sizeof(buf), "kmag call graph of %s", x->input ? x->input : "-");
-	agset(g, "label", buf);
+	ret = set_esc(g, "label", buf, NULL);
 	for (i = 0; i < ne; i++)
 		if (edges[i].st.calls > max_calls)
 			max_calls = edges[i].st.calls;
 	for (i = 0; i < nn && !ret; i++) {
 		const char *name = func_name(x, (uint32_t)i);
 		const char *loc = x->srcline ? x->srcline(x->srcline_ctx, nodes[i].func) : NULL;
+		char *id, *tip = NULL;
 
 		if (!shown(x, (uint32_t)i))
 			continue;
-		agn[i] = agnode(g, (char *)name, 1);
+		id = render_dot_esc(name, NULL);
+		agn[i] = id ? agnode(g, id, 1) : NULL;
+		free(id);
 		if (!agn[i]) {
 			ret = -ENOMEM;
 			break;
 		}
-		snprintf(buf, sizeof(buf), "%s\\n%" PRIu64 " calls", name, nodes[i].st.calls);
-		agset(agn[i], "label", buf);
-		snprintf(buf, sizeof(buf), "%s%s%s", name, loc ? " " : "", loc ? loc : "");
-		agset(agn[i], "tooltip", buf);
+		snprintf(buf, sizeof(buf), "\\n%" PRIu64 " calls", nodes[i].st.calls);
+		ret = set_esc(agn[i], "label", name, buf);
+		if (!ret && loc && asprintf(&tip, "%s %s", name, loc) < 0) {
+			tip = NULL;
+			ret = -ENOMEM;
+		}
+		if (!ret)
+			ret = set_esc(agn[i], "tooltip", tip ? tip : name, NULL);
+		free(tip);
+		if (!ret && loc)
+			ret = set_esc(agn[i], "kmag_source", loc, NULL);
 		set_stats(agn[i], &nodes[i].st, has_time);
-		if (loc)
-			agsafeset(agn[i], "kmag_source", (char *)loc, "");
 	}
 	for (i = 0; i < ne && !ret; i++) {
 		const struct kmag_cg_edge *e = &edges[i];

@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render-util.h"
 
@@ -63,4 +65,26 @@ int render_status(FILE *out)
 	if (fflush(out) || ferror(out))
 		return -EIO;
 	return 0;
+}
+
+char *render_dot_esc(const char *s, const char *suffix)
+{
+	size_t n = 0, len, tail = suffix ? strlen(suffix) : 0;
+	const char *p;
+	char *out, *o;
+
+	s = s ? s : "";
+	for (p = s; *p; p++)
+		n += *p == '\\';
+	len = (size_t)(p - s);
+	out = malloc(len + n + tail + 1);
+	if (!out)
+		return NULL;
+	for (o = out, p = s; *p; p++) {
+		if (*p == '\\')
+			*o++ = '\\';
+		*o++ = *p;
+	}
+	memcpy(o, suffix ? suffix : "", tail + 1);
+	return out;
 }

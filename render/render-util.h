@@ -21,6 +21,14 @@ void render_fput_xml(FILE *out, const char *s);
 void render_fput_bytes(FILE *out, const char *data, size_t len);
 /* Formats @v with thousands separators ("1,234,567") into @buf; returns @buf. */
 char *render_fmt_count(char *buf, size_t len, uint64_t v);
+/*
+ * @s for a Graphviz (libcgraph) string, each backslash doubled, then @suffix
+ * (NULL = "") as is: Graphviz's DOT writer escapes quotes but not
+ * backslashes, so "a\\" came out as the unterminated "a\\\"", and labels
+ * expand \N, \n, \l ... Doubled, the name is written and shown as it is.
+ * Returns a new string to free(), or NULL (ENOMEM).
+ */
+char *render_dot_esc(const char *s, const char *suffix);
 /* Returns 0, or -EIO when @out has seen a write error. */
 int render_status(FILE *out);
 

@@ -13,7 +13,25 @@
 #include <unistd.h>
 
 #include "kmag/callgraph.h"
+#include "kmag/kmag.h"
 #include "kmag/trace.h"
+
+static inline void fuzz_log_drop(enum kmag_log_level level, const char *domain, const char *msg)
+{
+	(void)level;
+	(void)domain;
+	(void)msg;
+}
+
+/*
+ * Silences kmag's log: warnings about malformed input cost more than the
+ * parsing. (kmag_set_log(NULL, KMAG_LOG_WARN - 1) did not: the level enum
+ * is unsigned, so -1 let everything through.)
+ */
+static inline void fuzz_quiet(void)
+{
+	kmag_set_log(fuzz_log_drop, KMAG_LOG_WARN);
+}
 
 /* Writes @data to a new memfd; returns its fd (or -1) and its path in @path. */
 static inline int fuzz_memfile(const uint8_t *data, size_t size, char *path, size_t len)

@@ -55,7 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	tail_len = td.v6_header_end - (td.v6_cpu_table_off + 16ull * (uint64_t)nr_cpus);
 	tail = slurp(td.fd, td.v6_cpu_table_off + 16ull * (uint64_t)nr_cpus, tail_len);
 	kmag__tracedat_close(&td);
-	kmag_set_log(NULL, KMAG_LOG_WARN - 1);
+	fuzz_quiet();
 	return 0;
 }
 

@@ -17,7 +17,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	kmag_set_log(NULL, KMAG_LOG_WARN - 1);
+	fuzz_quiet();
 	empty = kmag_cg_new(NULL);
 	if (!empty || kmag_cg_finish(empty))
 		abort();

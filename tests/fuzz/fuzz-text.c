@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	kmag_set_log(NULL, KMAG_LOG_WARN - 1);
+	fuzz_quiet();
 	head = heads[data[0] % 4];
 	hl = strlen(head);
 	buf = malloc(hl + size);

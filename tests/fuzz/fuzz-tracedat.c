@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd;
 
-	kmag_set_log(NULL, KMAG_LOG_WARN - 1);
+	fuzz_quiet();
 	fd = fuzz_memfile(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;

@@ -163,6 +163,7 @@ def main():
             lines = fp.read().split(b'\n')[:120]
         with open(os.path.join(root, 'text', name), 'wb') as fp:
             fp.write(bytes([sel]) + b'\n'.join(lines) + b'\n')
+    render_seeds(root)
     with open(os.path.join(root, 'symmap', 'seed.map'), 'w') as fp:
         fp.write('tcp_sendmsg|net/ipv4/tcp.c\nschedule|kernel/sched/core.c\n'
                  'vfs_read|/build/linux/fs/read_write.c\n')
@@ -172,6 +173,36 @@ def main():
                  'helper\tfs/a.c\t10\tffffffff81001000\t64\t-\n'
                  'helper\tmm/b.c\t20\tffffffff81002000\t64\t-\n'
                  'ext4_read\tfs/ext4/file.c\t99\t1000\t32\text4\n')
+
+
+# function names that are hostile to some output format (HTML, XML, JSON, CSV,
+# DOT, a terminal, JavaScript: U+2028/9), a 300-byte name (the text reader
+# refuses invalid UTF-8, so there is none here; the dictionary has it) and durations at the edge of the format
+HOSTILE = [b'a"b\\c', b'</script><script>alert(1)</script>', b']]>&amp;<x>', b'=cmd|calc',
+           b'ls\xe2\x80\xa8ps\xe2\x80\xa9', b'ctl\x01\x1b[31m\x7f', b'{}[]<>' + b'x' * 300,
+           b'\xe2\x80\xa6\xf0\x9f\x94\xa5']
+
+
+def render_seeds(root):
+    """Seeds for fuzz-render-*: a few small real inputs and one of hostile names."""
+    for sub in ('render-text', 'render-tracedat'):
+        os.makedirs(os.path.join(root, sub), exist_ok=True)
+    for name in ('fg-text.txt', 'fn-text.txt', 'fg-report.txt'):
+        with open(os.path.join(root, 'text', name), 'rb') as fp:
+            lines = fp.read().split(b'\n')[:40]
+        with open(os.path.join(root, 'render-text', name), 'wb') as fp:
+            fp.write(b'\n'.join(lines) + b'\n')
+    out = [b'\x01 0)               |  ' + HOSTILE[0] + b'() {']
+    for i, n in enumerate(HOSTILE[1:]):
+        out.append(b' %d) ! 9999999999.999 us |    %s();' % (i % 2, n))
+    out.append(b' 0) @ 18446744073.709 us |  }')
+    with open(os.path.join(root, 'render-text', 'fg-hostile-names.txt'), 'wb') as fp:
+        fp.write(b'\n'.join(out) + b'\n')
+    for name in ('fg-sched-v7.dat', 'fn-lost-v7.dat', 'fg-lost-v6.dat'):
+        with open(os.path.join(root, 'tracedat', name), 'rb') as fp:
+            data = fp.read()
+        with open(os.path.join(root, 'render-tracedat', name), 'wb') as fp:
+            fp.write(data)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-test: the render targets' output checks (fuzz-check.h) accept
+ * well-formed output and name what is wrong in malformed output; a check
+ * that accepted everything would make the targets' abort() dead code.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fuzz-check.h"
+
+static int n, failed;
+
+static void expect(const char *name, const char *(*check)(const char *, size_t), const char *s,
+		   size_t len, int ok)
+{
+	const char *why = check(s, len);
+
+	if (!why == !!ok) {
+		printf("ok %d - %s\n", ++n, name);
+	} else {
+		printf("not ok %d - %s (%s)\n", ++n, name, why ? why : "accepted");
+		failed = 1;
+	}
+}
+
+/* the test's name: the check and the line it is on (inputs hold line breaks) */
+#define GOOD(check, s) expect(#check " accepts line " NAME(__LINE__), check, s, sizeof(s) - 1, 1)
+#define BAD(check, s) expect(#check " refuses line " NAME(__LINE__), check, s, sizeof(s) - 1, 0)
+#define NAME(l) NAME2(l)
+#define NAME2(l) #l
+
+int main(void)
+{
+	GOOD(fz_check_json, "{\"a\": [1, -2.5e3, true, null, \"x\\u003c\\\"\"], \"b\": {}}");
+	BAD(fz_check_json, "{\"a\": [1, 2}");
+	BAD(fz_check_json, "{\"a\": \"</script>\n\"}");	/* raw line break in a string */
+	BAD(fz_check_json, "{\"a\": \"\\x\"}");
+	BAD(fz_check_json, "{\"a\": 1,}");
+	BAD(fz_check_json, "{\"a\": 01x}");
+	BAD(fz_check_json, "[1] [2]");
+	GOOD(fz_check_csv, "name,calls\n\"a,b\",1\n\"say \"\"hi\"\"\",2\r\n");
+	BAD(fz_check_csv, "name,calls\na\"b,1\n");
+	BAD(fz_check_csv, "name,calls\n\"a,1\n");
+	BAD(fz_check_csv, "name,calls\na,b,1\n");
+	BAD(fz_check_csv, "name,calls\n\"a\"x,1\n");
+	GOOD(fz_check_dot, "digraph \"g\" {\n\"a\\\"b\" -> \"c{\" [label=\"x]\"];\n}\n");
+	BAD(fz_check_dot, "digraph g {\n\"a\"b\" -> c;\n}\n");
+	BAD(fz_check_dot, "digraph g {\n\"a\" -> c;\n");
+	BAD(fz_check_dot, "digraph g {\na [label=<b>];\n}\n");
+	GOOD(fz_check_xml, "<?xml version=\"1.0\"?>\n<svg a=\"x&amp;y\"><g><text>a &lt; b</text><rect/></g>"
+			   "<![CDATA[ <x> ]]><!-- c --></svg>\n");
+	BAD(fz_check_xml, "<svg><text>a & b</text></svg>");
+	BAD(fz_check_xml, "<svg><text>a < b</text></svg>");
+	BAD(fz_check_xml, "<svg><g></svg></g>");
+	BAD(fz_check_xml, "<svg a=\"x\"y\"></svg>");
+	BAD(fz_check_xml, "<svg><text>]]></text></svg>");
+	BAD(fz_check_xml, "<svg></svg><svg></svg>");
+	GOOD(fz_check_html, "<html><script>var a = \"\\u003c/script>\";</script></html>");
+	BAD(fz_check_html, "<html><script>var a = \"</script>\";</script></html>");
+	BAD(fz_check_html, "<html><script>var a;</html>");
+	printf("1..%d\n", n);
+	return failed;
+}
