@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "kmag/cgview.h"
+#include "kmag/render/chart.h"
 #include "kmag/render/explore.h"
 #include "kmag/render/graph.h"
 #include "kmag/report.h"

@@ -14,8 +14,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "kmag/cgview.h"	/* kmag_heat_rgb() */
 #include "kmag/outfile.h"
-#include "kmag/render/graph.h"
+#include "kmag/render/chart.h"
 #include "render-util.h"
 
 #if KMAG_HAVE_CAIRO

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render/graph.h - pictures of a call-graph view: the call graph through Graphviz
- * (in process, libgvc/libcgraph) and the sorted call-count chart through
- * cairo. Both write a file whose format the caller names ("pdf", "png",
- * "svg", "dot"); the CLI maps file extensions to formats.
+ * render/graph.h - the picture of a call-graph view, drawn through Graphviz
+ * (in process, libgvc/libcgraph) to a file whose format the caller names
+ * ("pdf", "png", "svg", "dot"); the CLI maps file extensions to formats.
+ * The chart is in render/chart.h.
  */
-#ifndef KMAG_RENDER_H
-#define KMAG_RENDER_H
+#ifndef KMAG_RENDER_GRAPH_H
+#define KMAG_RENDER_GRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,27 +59,8 @@ const char *kmag_graphviz_layout_for(size_t nodes);
 /* Checks that Graphviz knows layout engine @name; 0 or -ENOENT with @err listing the known ones. */
 int kmag_graphviz_check_layout(const char *name, struct kmag_err *err);
 
-/* A horizontal bar chart of values, largest first; every pointer is borrowed. */
-struct kmag_chart {
-	const char *title;
-	const char *subtitle;		/* may be NULL */
-	const char *axis_label;		/* "calls", "total time", ... */
-	bool durations;			/* values are nanoseconds: label them as times */
-	size_t nr;			/* bars */
-	const char *const *names;	/* nr labels */
-	const uint64_t *values;		/* nr values, sorted descending */
-	const double *heat;		/* nr colour positions 0..1, or NULL for one colour */
-};
-
-/*
- * Draws @c with a logarithmic value axis as "png", "pdf" or "svg" to @path.
- * Returns 0 or -errno with @err set. Nothing is drawn for nr == 0 (-EINVAL).
- */
-int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *format,
-		      struct kmag_err *err);
-
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* KMAG_RENDER_H */
+#endif /* KMAG_RENDER_GRAPH_H */
