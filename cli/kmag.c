@@ -58,6 +58,23 @@ int main(int argc, char **argv)
 	return cli_stdout_finish(run(argc, argv));
 }
 
+/* An unknown command, with the commands it resembles ("visualise": visualize). */
+static int unknown_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	char list[300];
+	size_t c;
+
+	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		names[c] = commands[c].name;
+	if (cli_suggest(name, names, c, "", list, sizeof(list)))
+		fprintf(stderr, "kmag: unknown command \"%s\"; did you mean %s? (see 'kmag --help')\n",
+			name, list);
+	else
+		fprintf(stderr, "kmag: unknown command \"%s\" (see 'kmag --help')\n", name);
+	return EXIT_USAGE;
+}
+
 static int run(int argc, char **argv)
 {
 	struct kmag_cli cli = { .argv0 = argv[0] };
@@ -101,6 +118,21 @@ static int run(int argc, char **argv)
 		opterr = 0;
 		return commands[c].fn(&cli, argc - i, argv + i);
 	}
-	fprintf(stderr, "kmag: unknown command \"%s\" (see 'kmag --help')\n", argv[i]);
-	return EXIT_USAGE;
+	/* "kmag help [COMMAND]", as git and trace-cmd have it */
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+			if (!strcmp(argv[i + 1], commands[c].name)) {
+				char *help[] = { argv[i + 1], (char *)"--help", NULL };
+
+				optind = 1;
+				opterr = 0;
+				return commands[c].fn(&cli, 2, help);
+			}
+		i++;
+	}
+	return unknown_command(argv[i]);
 }

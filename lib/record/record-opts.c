@@ -114,6 +114,9 @@ int kmag_record_opts_check(const struct kmag_record_opts *o, struct kmag_err *er
 		return kmag_err_set(err, EINVAL,
 				    "--threshold needs the function_graph tracer (it times calls; not -p %s)",
 				    kmag_rec_tracer_name(t));
+	if (t == KMAG_REC_TRACER_NONE && !o->nr_events && !o->nr_probes)
+		return kmag_err_set(err, EINVAL,
+				    "-p nop records only tracepoint events and probes, and none was given: add -e SYSTEM:EVENT or --kprobe/--uprobe");
 	if (t == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
 		return kmag_err_set(err, EINVAL,
 				    "-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");

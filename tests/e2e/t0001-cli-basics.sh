@@ -13,6 +13,13 @@ t_eq "--version is project(version :) of meson.build" "kmag $want" "$(head -1 "$
 t_grep "no command prints the usage" '^Usage: kmag' "$T/err"
 t_exit "unknown command is a usage error" 2 "$KMAG" frobnicate
 t_exit "unknown global option is a usage error" 2 "$KMAG" --frob
+t_exit "a misspelt command is a usage error" 2 "$KMAG" visualise
+t_grep "it names the command meant" 'unknown command "visualise"; did you mean visualize\?' "$T/err"
+t_exit "kmag help" 0 "$KMAG" help
+t_grep "kmag help lists the commands" '^  report ' "$T/out"
+t_exit "kmag help report" 0 "$KMAG" help report
+t_grep "kmag help report is report --help" '^Usage: kmag report' "$T/out"
+t_exit "kmag help of an unknown command" 2 "$KMAG" help frobnicate
 t_exit "report --help exits 0" 0 "$KMAG" report --help
 t_grep "report --help documents --sort" '--sort' "$T/out"
 t_exit "report with a bad option is a usage error" 2 "$KMAG" report --frob

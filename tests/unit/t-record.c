@@ -76,6 +76,20 @@ static void cpu_means_cpus(void)
 	CHECK(strstr(cpus_of("1", "2"), "not both"));
 }
 
+static void nop_needs_something_to_record(void)
+{
+	struct kmag_rec_event ev = { "sched:sched_switch", NULL };
+	struct kmag_record_opts o = { .tracer = KMAG_REC_TRACER_NONE, .output = "x.dat" };
+	struct kmag_err err = { 0 };
+
+	/* issue 18: -p nop with no event wrote an empty trace.dat and exited 0 */
+	CHECK(kmag_record_opts_check(&o, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "add -e SYSTEM:EVENT"));
+	o.events = &ev;
+	o.nr_events = 1;
+	CHECK(kmag_record_opts_check(&o, &err) == 0);
+}
+
 static const char *tracer_error(enum kmag_rec_tracer want, const char *avail, bool graph_opt)
 {
 	static char buf[512];
@@ -346,6 +360,7 @@ const struct test_case record_tests[] = {
 	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
 	{ "cpu_means_cpus", cpu_means_cpus },
+	{ "nop_needs_something_to_record", nop_needs_something_to_record },
 	{ "tracer_messages_name_what_the_user_gave", tracer_messages_name_what_the_user_gave },
 	{ "state_writes_back_what_was_found", state_writes_back_what_was_found },
 	{ "restore_skips_unchanged_files_and_stops_the_tracer",
