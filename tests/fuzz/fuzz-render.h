@@ -30,6 +30,7 @@
 #include "kmag/durations.h"
 #include "kmag/flame.h"
 #include "kmag/kmag.h"
+#include "kmag/render/chart.h"
 #include "kmag/render/diff.h"
 #include "kmag/render/durations.h"
 #include "kmag/render/explore.h"
