@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kmag/calltree.h"
+#include "kmag/render/calltree.h"
 #include "kmag/durations.h"
 
 #define CLI_MIN_DURATION_HELP_REPLAY                                                       \

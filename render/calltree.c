@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kmag/calltree.h"
+#include "kmag/render/calltree.h"
 #include "kmag/replay.h"
 #include "render-util.h"
 

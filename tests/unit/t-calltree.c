@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "kmag/calltree.h"
+#include "kmag/render/calltree.h"
 #include "kmag/trace.h"
 #include "test.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * calltree.h - `kmag replay`: every call of a trace in time order, as the
+ * render/calltree.h - `kmag replay`: every call of a trace in time order, as the
  * kernel's function_graph text prints it ("f() {", "g();", "} /" "* f *" "/"
  * with durations, task and CPU columns), or one JSON object per call; for a
  * function-tracer trace, the calls in order with their callers.
@@ -19,9 +19,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "event.h"
-#include "kmag.h"
-#include "trace.h"
+#include "../event.h"
+#include "../kmag.h"
+#include "../trace.h"
 
 #ifdef __cplusplus
 extern "C" {
