@@ -10,6 +10,19 @@
 
 #include "input-text.h"
 
+/*
+ * A funcgraph-retval value: "-22", or the register in hex ("0xffffffffffffffea",
+ * "0xffff888003a5c000"), which strtoll() would clamp to INT64_MAX: read as
+ * unsigned and keep the bits.
+ */
+static int64_t parse_retval(const char *s)
+{
+	s = skip_sp(s);
+	if (*s == '-')
+		return strtoll(s, NULL, 0);
+	return (int64_t)strtoull(s, NULL, 0);
+}
+
 /* ---- function_graph body: "[dur us] |  <indent>text" ---- */
 
 /*
@@ -56,7 +69,7 @@ int kmag__text_graph_body(struct kmag_trace *t, struct text_input *in, const str
 			}
 			eq = strstr(n, "= ");
 			if (eq) {
-				ev.retval = strtoll(eq + 2, NULL, 0);
+				ev.retval = parse_retval(eq + 2);
 				ev.has_retval = true;
 			}
 		}
@@ -90,7 +103,7 @@ int kmag__text_graph_body(struct kmag_trace *t, struct text_input *in, const str
 			const char *c = skip_sp(after + 1), *eq;
 
 			if (c[0] == '/' && c[1] == '*' && (eq = strstr(c, "= "))) {
-				ev.retval = strtoll(eq + 2, NULL, 0);
+				ev.retval = parse_retval(eq + 2);
 				ev.has_retval = true;
 			}
 		}

@@ -136,6 +136,25 @@ static void errors_keep_failing_chains(void)
 	check_run(retvals, &o, " f() {\n   h(); /* = -12 ENOMEM */\n } /* f = -12 ENOMEM */\n");
 }
 
+/* funcgraph-retval prints addresses in hex (and every value with funcgraph-retval-hex) */
+static void full_width_hex_retvals(void)
+{
+	static const char text[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		" 1)    ls-9     |               |  f() {\n"
+		" 1)    ls-9     |   1.000 us    |    getname(); /* = 0xffff888003a5c000 */\n"
+		" 1)    ls-9     |   2.000 us    |    h(); /* = 0xffffffffffffffea */\n"
+		" 1)    ls-9     |   4.000 us    |  } /* f = 0xffffffffffffffea */\n";
+	struct kmag_calltree_opts o = { 0 };
+
+	check_run(text, &o,
+		  " f() {\n   getname(); /* = 0xffff888003a5c000 */\n   h(); /* = -22 EINVAL */\n"
+		  " } /* f = -22 EINVAL */\n");
+	o.errors = true;
+	check_run(text, &o, " f() {\n   h(); /* = -22 EINVAL */\n } /* f = -22 EINVAL */\n");
+}
+
 static void errors_need_retvals(void)
 {
 	struct kmag_calltree_opts o = { .errors = true };
@@ -166,6 +185,7 @@ const struct test_case calltree_tests[] = {
 	{ "min_duration_prints_callers_once", min_duration_prints_callers_once },
 	{ "limit_counts_calls", limit_counts_calls },
 	{ "errors_keep_failing_chains", errors_keep_failing_chains },
+	{ "full_width_hex_retvals", full_width_hex_retvals },
 	{ "errors_need_retvals", errors_need_retvals },
 	{ "missing_exit_is_a_comment", missing_exit_is_a_comment },
 	TEST_LIST_END,
