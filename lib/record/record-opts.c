@@ -2,11 +2,27 @@
 /*
  * record-opts.c - the checks of `kmag record`'s options that need no kernel:
  * one place for them, run by the CLI right after parsing (a usage error) and
- * again by kmag_recorder_new(). Also the --cpu / --cpumask parsers.
+ * again by kmag_recorder_new(). Also the --cpu / --cpumask parsers and the
+ * tracer names.
  */
 #include <stdio.h>
 
 #include "record-internal.h"
+
+const char *kmag_rec_tracer_name(enum kmag_rec_tracer t)
+{
+	switch (t) {
+	case KMAG_REC_TRACER_AUTO:
+		return "auto";
+	case KMAG_REC_TRACER_NONE:
+		return "nop";
+	case KMAG_REC_TRACER_FUNCTION:
+		return "function";
+	case KMAG_REC_TRACER_FUNCTION_GRAPH:
+		return "function_graph";
+	}
+	return "?";
+}
 
 static int hexval(char c)
 {

@@ -21,21 +21,6 @@
 #define AUTO_BUF_MAX_KB (64u << 10)
 #define EVENTS_ONLY_BUF_KB (4u << 10)
 
-const char *kmag_rec_tracer_name(enum kmag_rec_tracer t)
-{
-	switch (t) {
-	case KMAG_REC_TRACER_AUTO:
-		return "auto";
-	case KMAG_REC_TRACER_NONE:
-		return "nop";
-	case KMAG_REC_TRACER_FUNCTION:
-		return "function";
-	case KMAG_REC_TRACER_FUNCTION_GRAPH:
-		return "function_graph";
-	}
-	return "?";
-}
-
 /* Is a tracefs mounted? (tracefs_tracing_dir_is_mounted() in 1.6.4 leaks its answer) */
 static bool tracefs_mounted(void)
 {
