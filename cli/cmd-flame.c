@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/cgsplit.h"
 #include "kmag/flame.h"
 #include "kmag/render/flame.h"
 

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * flame.h - flame graphs: stacks merged into a tree of frames with weights,
- * built from the calling-context tree of function_graph call graphs, and
- * their renderings (folded stacks, interactive SVG).
+ * built from the calling-context tree of function_graph call graphs (the
+ * renderings are in render/flame.h).
  *
  * Only function_graph data has true stacks. A graph from the function tracer
  * has no calling-context tree; kmag_flame_add_graph() refuses it (-ENODATA)
  * rather than inventing stacks from parent edges.
  *
- * Per-task flame graphs: a struct kmag_cg_split routes one trace's events
- * into one call graph per task (or per command name), each of which becomes
- * a subtree under a base frame named after the task.
+ * Per-task flame graphs: a struct kmag_cg_split (cgsplit.h) routes one
+ * trace's events into one call graph per task (or per command name), each of
+ * which becomes a subtree under a base frame named after the task.
  */
 #ifndef KMAG_FLAME_H
 #define KMAG_FLAME_H
@@ -93,32 +93,6 @@ enum kmag_flame_weight kmag_flame_weight(const struct kmag_flame *f);
 /* Weight of a frame's own stack / of its subtree, in the finish() weight. */
 uint64_t kmag_flame_self(const struct kmag_flame *f, uint32_t frame);
 uint64_t kmag_flame_total(const struct kmag_flame *f, uint32_t frame);
-
-/* ---- one call graph per task ---- */
-
-enum kmag_split_key {
-	KMAG_SPLIT_PID = 0,	/* one graph per task id, named "comm-pid" */
-	KMAG_SPLIT_COMM,	/* one graph per command name (all its tasks) */
-};
-
-struct kmag_cg_split;
-
-/*
- * Returns a router of @t's events into one graph per task or command name,
- * each built with @opts. @t (borrowed; may be NULL) names the tasks. Free
- * with kmag_cg_split_free().
- */
-struct kmag_cg_split *kmag_cg_split_new(struct kmag_trace *t, enum kmag_split_key key,
-					const struct kmag_cg_opts *opts);
-void kmag_cg_split_free(struct kmag_cg_split *s);
-/* kmag_event_fn: @ctx is the struct kmag_cg_split *. LOST events reach every graph. */
-int kmag_cg_split_event_fn(const struct kmag_event *ev, void *ctx);
-/* Finishes every graph. Returns 0 or -ENOMEM. */
-int kmag_cg_split_finish(struct kmag_cg_split *s);
-size_t kmag_cg_split_count(const struct kmag_cg_split *s);
-/* Graph @i and its name; borrowed, valid until the split is freed. */
-const struct kmag_cg *kmag_cg_split_graph(const struct kmag_cg_split *s, size_t i);
-const char *kmag_cg_split_name(const struct kmag_cg_split *s, size_t i);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "kmag/cgsplit.h"
 #include "kmag/flame.h"
 #include "kmag/trace.h"
 #include "util/u64map.h"

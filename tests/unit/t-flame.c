@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "kmag/callgraph.h"
+#include "kmag/cgsplit.h"
 #include "kmag/flame.h"
 #include "kmag/render/flame.h"
 #include "test.h"
