@@ -131,12 +131,8 @@ static void *grow(void *arr, size_t n, size_t elem)
 	return p;
 }
 
-/* Option errors leave through "out", which frees what was parsed so far. */
-#define BAIL(code)             \
-	do {                   \
-		ret = (code);  \
-		goto out;      \
-	} while (0)
+/* Option errors return from parse_args(); cmd_record() frees what was parsed. */
+#define BAIL(code) return (code)
 #define USAGE(...) BAIL(cli_usage_error("record", __VA_ARGS__))
 
 /*
@@ -317,7 +313,41 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 	}
 }
 
-int cmd_record(struct kmag_cli *cli, int argc, char **argv)
+/* A parsed command line; the arrays are borrowed by .o (freed by record_args_release()). */
+struct record_args {
+	struct kmag_record_opts o;
+	struct strvec funcs, notrace, graph, names;
+	char *name_buf;			/* --func-list's text */
+	struct kmag_rec_event *events;
+	size_t nr_events;
+	struct kmag_rec_probe *probes;
+	size_t nr_probes;
+	pid_t *pids;
+	size_t nr_pids;
+	double seconds;
+	bool time_given, quiet;
+	struct cli_symmap sym;
+};
+
+static void record_args_release(struct record_args *a)
+{
+	cli_symmap_release(&a->sym);
+	free(a->funcs.v);
+	free(a->names.v);
+	free(a->name_buf);
+	free(a->notrace.v);
+	free(a->graph.v);
+	free(a->events);
+	free(a->probes);
+	free(a->pids);
+}
+
+/*
+ * Parses the options into @a and checks them (kmag_record_opts_check()); one
+ * case per option, so long rather than deep.
+ * Returns 0, -1 after --help, or the exit code of an error (printed).
+ */
+static int parse_args(int argc, char **argv, struct record_args *a)
 {
 	static const struct option longopts[] = {
 		{ "tracer", required_argument, NULL, 'p' },
@@ -349,78 +379,63 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct kmag_record_opts o = { .output = "trace.dat" };
-	struct strvec funcs = { 0 }, notrace = { 0 }, graph = { 0 }, names = { 0 };
-	char *name_buf = NULL;
-	struct kmag_rec_event *events = NULL;
-	size_t nr_events = 0;
-	struct kmag_rec_probe *probes = NULL;
-	size_t nr_probes = 0;
-	pid_t *pids = NULL;
-	size_t nr_pids = 0;
-	double seconds = 10;
-	bool time_given = false, quiet = false, tty;
-	unsigned long v;
 	struct kmag_err err = { 0 };
-	struct cli_symmap sym = { 0 };
-	struct kmag_recorder *r = NULL;
-	struct kmag_rec_progress p;
-	struct live lv = { 0 };
-	int opt, ret = EXIT_OK;
+	unsigned long v;
+	int opt, ret;
 	char *end;
 
 	while ((opt = cli_getopt(argc, argv, "+:p:l:n:g:e:P:cM:t:o:b:C:qh", longopts)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (!strcmp(optarg, "function_graph"))
-				o.tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
+				a->o.tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
 			else if (!strcmp(optarg, "function"))
-				o.tracer = KMAG_REC_TRACER_FUNCTION;
+				a->o.tracer = KMAG_REC_TRACER_FUNCTION;
 			else if (!strcmp(optarg, "nop") || !strcmp(optarg, "none"))
-				o.tracer = KMAG_REC_TRACER_NONE;
+				a->o.tracer = KMAG_REC_TRACER_NONE;
 			else
 				USAGE("unknown tracer \"%s\" (choose function_graph, function or nop)",
 				      optarg);
 			break;
 		case 'l':
-			strvec_push(&funcs, optarg);
+			strvec_push(&a->funcs, optarg);
 			break;
 		case OPT_FUNC_LIST:
-			ret = read_names(optarg, &names, &name_buf);
+			ret = read_names(optarg, &a->names, &a->name_buf);
 			if (ret)
-				BAIL(ret);
+				return ret;
 			break;
 		case 'n':
-			strvec_push(&notrace, optarg);
+			strvec_push(&a->notrace, optarg);
 			break;
 		case 'g':
-			strvec_push(&graph, optarg);
+			strvec_push(&a->graph, optarg);
 			break;
 		case OPT_MAX_DEPTH:
 			if (!cli_parse_ulong("record", "--max-graph-depth", optarg, &v))
 				BAIL(EXIT_USAGE);
 			if (v == 0 || v > 1000)
 				USAGE("--max-graph-depth must be 1..1000");
-			o.max_graph_depth = (unsigned)v;
+			a->o.max_graph_depth = (unsigned)v;
 			break;
 		case 'e':
-			events = grow(events, nr_events + 1, sizeof(*events));
-			events[nr_events++] = (struct kmag_rec_event){ optarg, NULL };
+			a->events = grow(a->events, a->nr_events + 1, sizeof(*a->events));
+			a->events[a->nr_events++] = (struct kmag_rec_event){ optarg, NULL };
 			break;
 		case OPT_FILTER:
-			if (!nr_events)
+			if (!a->nr_events)
 				USAGE("--filter applies to the -e before it; give -e SYSTEM:EVENT first");
-			if (events[nr_events - 1].filter)
+			if (a->events[a->nr_events - 1].filter)
 				USAGE("two --filter for -e %s; combine them with && or ||",
-				      events[nr_events - 1].spec);
-			events[nr_events - 1].filter = optarg;
+				      a->events[a->nr_events - 1].spec);
+			a->events[a->nr_events - 1].filter = optarg;
 			break;
 		case OPT_KPROBE:
 		case OPT_KRETPROBE:
 		case OPT_UPROBE:
 		case OPT_URETPROBE:
-			probes = grow(probes, nr_probes + 1, sizeof(*probes));
-			probes[nr_probes++] = (struct kmag_rec_probe){
+			a->probes = grow(a->probes, a->nr_probes + 1, sizeof(*a->probes));
+			a->probes[a->nr_probes++] = (struct kmag_rec_probe){
 				opt == OPT_KPROBE    ? KMAG_REC_KPROBE :
 				opt == OPT_KRETPROBE ? KMAG_REC_KRETPROBE :
 				opt == OPT_UPROBE    ? KMAG_REC_UPROBE :
@@ -433,19 +448,19 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 				BAIL(EXIT_USAGE);
 			if (v == 0 || v > 100000000)
 				USAGE("--threshold is in microseconds, 1..100000000");
-			o.threshold_us = v;
+			a->o.threshold_us = v;
 			break;
 		case 'P':
 			if (!cli_parse_ulong("record", "-P", optarg, &v))
 				BAIL(EXIT_USAGE);
-			pids = grow(pids, nr_pids + 1, sizeof(*pids));
-			pids[nr_pids++] = (pid_t)v;
+			a->pids = grow(a->pids, a->nr_pids + 1, sizeof(*a->pids));
+			a->pids[a->nr_pids++] = (pid_t)v;
 			break;
 		case 'c':
-			o.follow_forks = true;
+			a->o.follow_forks = true;
 			break;
 		case OPT_CPU:
-			o.cpus = optarg;
+			a->o.cpus = optarg;
 			break;
 		case 'M':
 			/* trace-cmd's -M is hex; a bare "10" reads as CPU 10 to most people */
@@ -454,89 +469,172 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 				      optarg, optarg, optarg);
 			/* fall through */
 		case OPT_CPUMASK:
-			o.cpumask = optarg;
+			a->o.cpumask = optarg;
 			break;
 		case 't':
 			errno = 0;
-			seconds = strtod(optarg, &end);
-			if (errno || *end || end == optarg || seconds < 0 || seconds > 1e7)
+			a->seconds = strtod(optarg, &end);
+			if (errno || *end || end == optarg || a->seconds < 0 || a->seconds > 1e7)
 				USAGE("--record-time expects seconds (0 = until Ctrl-C), got \"%s\"", optarg);
-			time_given = true;
+			a->time_given = true;
 			break;
 		case 'o':
-			o.output = optarg;
+			a->o.output = optarg;
 			break;
 		case OPT_COMPRESSION:
 			if (strcmp(optarg, "zstd") && strcmp(optarg, "none"))
 				USAGE("unknown compression \"%s\" (choose zstd or none)", optarg);
-			o.compression = strcmp(optarg, "zstd") ? KMAG_REC_COMPRESS_NONE :
+			a->o.compression = strcmp(optarg, "zstd") ? KMAG_REC_COMPRESS_NONE :
 								 KMAG_REC_COMPRESS_ZSTD;
 			break;
 		case OPT_FILE_VERSION:
 			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
 				USAGE("--file-version must be 6 or 7");
-			o.file_version = atoi(optarg);
+			a->o.file_version = atoi(optarg);
 			break;
 		case 'b':
 			if (!cli_parse_ulong("record", "--buffer-size", optarg, &v))
 				BAIL(EXIT_USAGE);
 			if (v < 4)
 				USAGE("--buffer-size is in KiB per CPU and must be at least 4");
-			o.buffer_kb = v;
+			a->o.buffer_kb = v;
 			break;
 		case 'C':
-			o.clock = optarg;
+			a->o.clock = optarg;
 			break;
 		case OPT_TOP:
-			o.top_instance = true;
+			a->o.top_instance = true;
 			break;
 		case 'q':
-			quiet = true;
+			a->quiet = true;
 			break;
 		case 'h':
 			fputs(record_usage, stdout);
-			BAIL(EXIT_OK);
+			return -1;
 		default:
 			if ((ret = cli_shared_option("record", opt, argv,
-						     &(struct cli_shared){ .sm = &sym })))
+						     &(struct cli_shared){ .sm = &a->sym })))
 				BAIL(ret);
 		}
 	}
 	if (optind < argc)
-		o.command = argv + optind;	/* after "--" (or the first non-option) */
-	if (o.command && !time_given)
-		seconds = 0;
-	o.funcs = funcs.v;
-	o.nr_funcs = funcs.n;
-	o.func_names = names.v;
-	o.nr_func_names = names.n;
-	o.notrace = notrace.v;
-	o.nr_notrace = notrace.n;
-	o.graph_funcs = graph.v;
-	o.nr_graph_funcs = graph.n;
-	o.events = events;
-	o.nr_events = nr_events;
-	o.probes = probes;
-	o.nr_probes = nr_probes;
-	o.pids = pids;
-	o.nr_pids = nr_pids;
-	o.note = note_to_stderr;
-	if (sym.filepath && o.tracer == KMAG_REC_TRACER_NONE)
+		a->o.command = argv + optind;	/* after "--" (or the first non-option) */
+	if (a->o.command && !a->time_given)
+		a->seconds = 0;
+	a->o.funcs = a->funcs.v;
+	a->o.nr_funcs = a->funcs.n;
+	a->o.func_names = a->names.v;
+	a->o.nr_func_names = a->names.n;
+	a->o.notrace = a->notrace.v;
+	a->o.nr_notrace = a->notrace.n;
+	a->o.graph_funcs = a->graph.v;
+	a->o.nr_graph_funcs = a->graph.n;
+	a->o.events = a->events;
+	a->o.nr_events = a->nr_events;
+	a->o.probes = a->probes;
+	a->o.nr_probes = a->nr_probes;
+	a->o.pids = a->pids;
+	a->o.nr_pids = a->nr_pids;
+	a->o.note = note_to_stderr;
+	if (a->sym.filepath && a->o.tracer == KMAG_REC_TRACER_NONE)
 		USAGE("-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
-	if (kmag_record_opts_check(&o, &err))
+	if (kmag_record_opts_check(&a->o, &err))
 		USAGE("%s", err.msg);
-	if (sym.filepath) {
+	if (a->sym.filepath) {
 		struct utsname u;
 
 		/* the map of the running kernel: its functions are the ones to trace */
-		if ((ret = cli_symmap_load(&sym, uname(&u) ? NULL : u.release, "this machine runs")))
-			goto out;
-		o.path_map = sym.map;
-		o.path_filter = sym.filter;
+		if ((ret = cli_symmap_load(&a->sym, uname(&u) ? NULL : u.release, "this machine runs")))
+			return ret;
+		a->o.path_map = a->sym.map;
+		a->o.path_filter = a->sym.filter;
 	}
+	return 0;
+}
 
+/* The start line: what is recorded, where, and how it stops. */
+static void announce(const struct record_args *a, struct kmag_recorder *r)
+{
+	const struct kmag_rec_result *res = kmag_recorder_result(r);
+	char what[320] = "";
+	int n = 0;
+
+	if (a->sym.filepath)
+		n = snprintf(what, sizeof(what), " of %zu functions in %.200s", res->path_functions,
+			     a->sym.filepath);
+	if (a->o.command)
+		snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
+			 a->o.command[0], (int)res->command_pid);
+	fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
+		strcmp(res->tracer, "nop") ? res->tracer :
+		a->nr_events               ? "tracepoint events" : "probe events",
+		res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
+		res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
+		res->tracer_note ? ")" : "", what,
+		strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
+		strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
+		a->seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
+}
+
+/* Waits for the end (time, a signal, the command's exit), with a live line on a terminal. */
+static void wait_for_end(const struct record_args *a, struct kmag_recorder *r, bool tty)
+{
+	struct kmag_rec_progress p;
+	struct live lv = { 0 };
+
+	for (;;) {
+		struct timespec nap = { 0, 100 * 1000 * 1000 };
+
+		kmag_recorder_progress(r, &p);
+		if (stop_signal || p.failed || p.command_exited ||
+		    (a->seconds > 0 && p.elapsed >= a->seconds))
+			break;
+		if (tty)
+			show_progress(&lv, &p, a->seconds);
+		nanosleep(&nap, NULL);
+	}
+	if (lv.shown)
+		fputs("\r\033[K", stderr);
+}
+
+/* After the file is written: a full disk, the summary, the command's status. Returns the exit code. */
+static int report_result(const struct record_args *a, struct kmag_recorder *r)
+{
+	const struct kmag_rec_result *res = kmag_recorder_result(r);
+	int ret = EXIT_OK;
+
+	if (res->disk_full) {
+		ret = cli_error("the disk filled up after %.1f s: recording stopped; %s holds what was captured (%" PRIu64 " events), %" PRIu64 " more were not written",
+				res->duration, a->o.output, res->events, res->unwritten + res->lost);
+	} else if (!a->quiet) {
+		print_summary(&a->o, res);
+	}
+	if (!a->quiet && a->o.command && res->command_status != -1) {
+		int st = res->command_status;
+
+		if (WIFEXITED(st) && WEXITSTATUS(st))
+			fprintf(stderr, "kmag: %s exited with status %d\n", a->o.command[0],
+				WEXITSTATUS(st));
+		else if (WIFSIGNALED(st))
+			fprintf(stderr, "kmag: %s was killed by signal %d\n", a->o.command[0],
+				WTERMSIG(st));
+	}
+	return ret;
+}
+
+int cmd_record(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct record_args a = { .o = { .output = "trace.dat" }, .seconds = 10 };
+	struct kmag_err err = { 0 };
+	struct kmag_recorder *r = NULL;
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret) {
+		ret = ret < 0 ? EXIT_OK : ret;
+		goto out;
+	}
 	catch_signals();
-	r = kmag_recorder_new(&o, &err);
+	r = kmag_recorder_new(&a.o, &err);
 	if (!r) {
 		ret = cli_lib_error(&err, "cannot record");
 		goto out;
@@ -550,79 +648,17 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		ret = cli_lib_error(&err, "cannot start recording");
 		goto out;
 	}
-	tty = cli->stderr_tty && !quiet;
-	if (!quiet) {
-		const struct kmag_rec_result *res = kmag_recorder_result(r);
-
-		char what[320] = "";
-		int n = 0;
-
-		if (sym.filepath)
-			n = snprintf(what, sizeof(what), " of %zu functions in %.200s", res->path_functions,
-				     sym.filepath);
-		if (o.command)
-			snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
-				 o.command[0], (int)res->command_pid);
-		fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
-			strcmp(res->tracer, "nop") ? res->tracer :
-			nr_events                  ? "tracepoint events" : "probe events",
-			res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
-			res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
-			res->tracer_note ? ")" : "", what,
-			strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
-			strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
-			seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
-	}
-	for (;;) {
-		struct timespec nap = { 0, 100 * 1000 * 1000 };
-
-		kmag_recorder_progress(r, &p);
-		if (stop_signal || p.failed || p.command_exited || (seconds > 0 && p.elapsed >= seconds))
-			break;
-		if (tty)
-			show_progress(&lv, &p, seconds);
-		nanosleep(&nap, NULL);
-	}
-	if (lv.shown)
-		fputs("\r\033[K", stderr);
-	if (kmag_recorder_stop(r, &err)) {
+	if (!a.quiet)
+		announce(&a, r);
+	wait_for_end(&a, r, cli->stderr_tty && !a.quiet);
+	if (kmag_recorder_stop(r, &err))
 		ret = cli_lib_error(&err, "cannot stop recording");
-		goto out;
-	}
-	if (kmag_recorder_write(r, &err)) {
+	else if (kmag_recorder_write(r, &err))
 		ret = cli_lib_error(&err, "cannot write the trace file");
-		goto out;
-	}
-	{
-		const struct kmag_rec_result *res = kmag_recorder_result(r);
-
-		if (res->disk_full) {
-			ret = cli_error("the disk filled up after %.1f s: recording stopped; %s holds what was captured (%" PRIu64 " events), %" PRIu64 " more were not written",
-					res->duration, o.output, res->events, res->unwritten + res->lost);
-		} else if (!quiet) {
-			print_summary(&o, res);
-		}
-		if (!quiet && o.command && res->command_status != -1) {
-			int st = res->command_status;
-
-			if (WIFEXITED(st) && WEXITSTATUS(st))
-				fprintf(stderr, "kmag: %s exited with status %d\n", o.command[0],
-					WEXITSTATUS(st));
-			else if (WIFSIGNALED(st))
-				fprintf(stderr, "kmag: %s was killed by signal %d\n", o.command[0],
-					WTERMSIG(st));
-		}
-	}
+	else
+		ret = report_result(&a, r);
 out:
 	kmag_recorder_free(r);
-	cli_symmap_release(&sym);
-	free(funcs.v);
-	free(names.v);
-	free(name_buf);
-	free(notrace.v);
-	free(graph.v);
-	free(events);
-	free(probes);
-	free(pids);
+	record_args_release(&a);
 	return ret;
 }
