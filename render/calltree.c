@@ -259,9 +259,22 @@ static void put_duration(struct kmag_calltree *c, uint64_t ns)
 	put(c, " | ", 3);
 }
 
+/*
+ * The error code in a return value, or 0: as the kernel's funcgraph-retval
+ * reads it (print_graph_retval()), a 32-bit negative value with the upper
+ * half of the register clear is an int function's error.
+ */
+static int64_t errno_of(const struct kmag_call *call)
+{
+	uint64_t v = (uint64_t)call->retval;
+	int64_t e = (v & 0x80000000u) && !(v >> 32) ? (int64_t)(int32_t)(uint32_t)v : call->retval;
+
+	return call->has_retval && e < 0 && e >= -4095 ? e : 0;
+}
+
 static bool is_errno(const struct kmag_call *call)
 {
-	return call->has_retval && call->retval < 0 && call->retval >= -4095;
+	return errno_of(call) != 0;
 }
 
 /* " = -22 EINVAL" or " = 0x3", as funcgraph-retval prints them (errors in decimal). */
@@ -275,8 +288,8 @@ static void put_retval(struct kmag_calltree *c, const struct kmag_call *call)
 		if (c->o.colour)
 			puts_(c, "\033[1;31m");
 		put(c, " = ", 3);
-		put_i64(c, call->retval);
-		name = strerrorname_np((int)-call->retval);
+		put_i64(c, errno_of(call));
+		name = strerrorname_np((int)-errno_of(call));
 		if (name) {
 			putch(c, ' ');
 			puts_(c, name);
@@ -442,8 +455,8 @@ static int json_line(struct kmag_calltree *c, const struct kmag_call *call)
 				call->ctx & KMAG_CTX_HARDIRQ ? "hardirq" : "softirq");
 	}
 	put(c, "],\"retval\":", 11);
-	if (call->has_retval)
-		put_i64(c, call->retval);
+	if (call->has_retval)	/* an error as the kernel reads it (see errno_of()) */
+		put_i64(c, is_errno(call) ? errno_of(call) : call->retval);
 	else
 		put(c, "null", 4);
 	put(c, "}\n", 2);

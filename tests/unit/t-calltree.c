@@ -145,14 +145,18 @@ static void full_width_hex_retvals(void)
 		" 1)    ls-9     |               |  f() {\n"
 		" 1)    ls-9     |   1.000 us    |    getname(); /* = 0xffff888003a5c000 */\n"
 		" 1)    ls-9     |   2.000 us    |    h(); /* = 0xffffffffffffffea */\n"
-		" 1)    ls-9     |   4.000 us    |  } /* f = 0xffffffffffffffea */\n";
+		" 1)    ls-9     |   4.000 us    |  } /* f = 0xffffffffffffffea */\n"
+		" 1)    ls-9     |   1.000 us    |  i32(); /* = 0xfffffff3 */\n";
 	struct kmag_calltree_opts o = { 0 };
 
 	check_run(text, &o,
 		  " f() {\n   getname(); /* = 0xffff888003a5c000 */\n   h(); /* = -22 EINVAL */\n"
-		  " } /* f = -22 EINVAL */\n");
+		  " } /* f = -22 EINVAL */\n i32(); /* = -13 EACCES */\n");
+	/* an int function's -13 in a 64-bit register, upper half clear, as the kernel reads it */
 	o.errors = true;
-	check_run(text, &o, " f() {\n   h(); /* = -22 EINVAL */\n } /* f = -22 EINVAL */\n");
+	check_run(text, &o,
+		  " f() {\n   h(); /* = -22 EINVAL */\n } /* f = -22 EINVAL */\n"
+		  " i32(); /* = -13 EACCES */\n");
 }
 
 static void errors_need_retvals(void)
