@@ -11,7 +11,7 @@
  * formats).
  *
  *   p = kmag_probes_new(trace);
- *   kmag_trace_read(trace, kmag_probes_event_fn, p, &err);   (or chained)
+ *   (for each event of the trace) kmag_probes_add(p, ev);
  *   kmag_probes_finish(p);
  *   for (i = 0; i < kmag_probes_count(p); i++) ... kmag_probes_get(p, i) ...
  *   kmag_probes_free(p);
@@ -86,8 +86,6 @@ struct kmag_probes *kmag_probes_new(struct kmag_trace *t);
 void kmag_probes_free(struct kmag_probes *p);
 /* Feeds one event (non-probe events are ignored). Returns 0 or -ENOMEM. */
 int kmag_probes_add(struct kmag_probes *p, const struct kmag_event *ev);
-/* kmag_event_fn adapter: @ctx is the struct kmag_probes *. */
-int kmag_probes_event_fn(const struct kmag_event *ev, void *ctx);
 /* Picks the top values; call once after the last event. Returns 0 or -ENOMEM. */
 int kmag_probes_finish(struct kmag_probes *p);
 /* Probes seen, in order of first hit; entries borrowed, valid until kmag_probes_free(). */

@@ -307,11 +307,6 @@ int kmag_probes_add(struct kmag_probes *p, const struct kmag_event *ev)
 	return 0;
 }
 
-int kmag_probes_event_fn(const struct kmag_event *ev, void *ctx)
-{
-	return kmag_probes_add(ctx, ev);
-}
-
 static int by_count_desc(const void *a, const void *b)
 {
 	const struct kmag_probe_value *x = a, *y = b;

@@ -37,7 +37,7 @@ static void ev(struct kmag_replay *r, int type, int pid, int depth, kmag_func_t 
 				.func = f, .ts = ts, .duration = dur, .repeat = 1,
 				.calltime = KMAG_TS_NONE };
 
-	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	CHECK_EQ(kmag_replay_event_fn(&e, r), 0);	/* the kmag_event_fn adapter */
 }
 
 #define ENTRY KMAG_EV_GRAPH_ENTRY
