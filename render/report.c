@@ -295,6 +295,10 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 				 e->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
 			row(out, r, &e->st, label, nodes[other].func, has_time);
 		}
+		/* the cut is said, as in the functions table */
+		if (r->limit && count > r->limit)
+			fprintf(out, "# ... %" PRIu64 " more %s (use --limit 0 to see all)\n",
+				(uint64_t)(count - r->limit), r->callers ? "callers" : "callees");
 		if (!count && all)
 			fprintf(out, "# (none of the %u %s passes the filters)\n", all,
 				r->callers ? "callers" : "callees");

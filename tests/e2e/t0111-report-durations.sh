@@ -4,7 +4,7 @@
 # trace (it records no durations) with one line and exit 1, as visualize
 # --heat total does (issue 18, defect 7: --sort total sorted by nothing and
 # --slowest printed its message on stdout with exit 0). Calls, incomplete and
-# name sorting work on every trace.
+# name sorting work on every trace. Also: --callers -n N says what it cut.
 . "$(dirname "$0")/lib.sh"
 FN=$TRACES/fn-filtered.dat
 FG=$TRACES/fg-filtered.dat
@@ -23,4 +23,12 @@ t_exit "function tracer: --slowest is refused" 1 "$KMAG" report --slowest 3 "$FN
 t_grep "--slowest says why, on stderr" '--slowest needs call durations' "$T/err"
 t_eq "--slowest writes nothing to stdout" 0 "$(wc -c <"$T/out")"
 t_exit "function_graph: --slowest works" 0 "$KMAG" report --slowest 3 "$FG"
+
+# --callers/--callees -n N says what it cut, as the functions table does
+t_exit "--callers -n 2" 0 "$KMAG" report --callers _raw_spin_lock -n 2 "$FG"
+t_eq "two caller rows" 2 "$(grep -vc '^#' "$T/out")"
+all=$("$KMAG" report --callers _raw_spin_lock -n 0 "$FG" | grep -vc '^#')
+t_grep "the cut is said" "^# \.\.\. $((all - 2)) more callers \(use --limit 0 to see all\)" "$T/out"
+t_exit "--callees -n 0 shows all" 0 "$KMAG" report --callees vfs_write -n 0 "$FG"
+t_nogrep "no cut, no footer" 'more callees' "$T/out"
 t_done
