@@ -243,6 +243,17 @@ static void time_cell(FILE *out, const struct kmag_cg_stats *st, enum kmag_sort_
 		fprintf(out, " %11s", kmag_format_duration(buf, sizeof(buf), kmag_stats_value(st, key)));
 }
 
+/* The fifth column: the longest call, or the shortest when the table is sorted by it. */
+static enum kmag_sort_key extreme_column(const struct kmag_report *r)
+{
+	return r->sort == KMAG_SORT_MIN ? KMAG_SORT_MIN : KMAG_SORT_MAX;
+}
+
+static const char *extreme_label(const struct kmag_report *r)
+{
+	return extreme_column(r) == KMAG_SORT_MIN ? "Min" : "Max";
+}
+
 static void row(FILE *out, const struct kmag_report *r, const struct kmag_cg_stats *st,
 		const char *name, kmag_func_t func, bool has_time)
 {
@@ -250,7 +261,7 @@ static void row(FILE *out, const struct kmag_report *r, const struct kmag_cg_sta
 	time_cell(out, st, KMAG_SORT_TOTAL, has_time);
 	time_cell(out, st, KMAG_SORT_SELF, has_time);
 	time_cell(out, st, KMAG_SORT_AVG, has_time);
-	time_cell(out, st, KMAG_SORT_MAX, has_time);
+	time_cell(out, st, extreme_column(r), has_time);
 	fprintf(out, " %6" PRIu64 "  %s", st->incomplete, name);
 	if (r->srcline && func != KMAG_FUNC_NONE) {
 		const char *loc = r->srcline(r->srcline_ctx, func);
@@ -285,7 +296,7 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 		fprintf(out, "# %s of %s (%" PRIu64 " calls in all)\n#\n",
 			r->callers ? "callers" : "callees", name_of(r, (uint32_t)r->focus), f->st.calls);
 		fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg",
-			"Max", "Incmpl", r->callers ? "Caller" : "Callee");
+			extreme_label(r), "Incmpl", r->callers ? "Caller" : "Callee");
 		for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
 			const struct kmag_cg_edge *e = &edges[idx[j]];
 			uint32_t other = r->callers ? e->caller : e->callee;
@@ -312,8 +323,8 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 	order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
 	if (!order)
 		return -ENOMEM;
-	fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg", "Max",
-		"Incmpl", "Function");
+	fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg",
+		extreme_label(r), "Incmpl", "Function");
 	for (i = 0, shown = 0, total = 0; i < n; i++) {
 		const struct kmag_cg_node *nd = &nodes[order[i]];
 

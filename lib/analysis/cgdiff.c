@@ -55,11 +55,16 @@ static enum kmag_diff_status classify(const struct kmag_cg_stats *a, const struc
 		return KMAG_DIFF_ADDED;
 	if (!in_b)
 		return KMAG_DIFF_REMOVED;
-	if (moved(a->calls, b->calls, o->calls_min, o->calls_pct))
-		return b->calls > a->calls ? KMAG_DIFF_GREW : KMAG_DIFF_SHRANK;
-	if (has_time && moved(a->total_ns, b->total_ns, o->time_min_ns, o->time_pct))
+	if (!moved(a->calls, b->calls, o->calls_min, o->calls_pct) &&
+	    !(has_time && moved(a->total_ns, b->total_ns, o->time_min_ns, o->time_pct)))
+		return KMAG_DIFF_SAME;
+	/*
+	 * Which way it moved: by its time where the traces have times (a function
+	 * called more often but taking less time did not grow), else by calls.
+	 */
+	if (has_time && a->total_ns != b->total_ns)
 		return b->total_ns > a->total_ns ? KMAG_DIFF_GREW : KMAG_DIFF_SHRANK;
-	return KMAG_DIFF_SAME;
+	return b->calls > a->calls ? KMAG_DIFF_GREW : KMAG_DIFF_SHRANK;
 }
 
 static int add_func(struct kmag_cgdiff *d, const char *name, kmag_func_t fa, kmag_func_t fb,
