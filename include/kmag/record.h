@@ -131,7 +131,8 @@ struct kmag_record_opts {
 /* Live counters, read while recording (kmag_recorder_progress()). */
 struct kmag_rec_progress {
 	double elapsed;		/* seconds since tracing started */
-	uint64_t bytes;		/* ring-buffer data captured so far (uncompressed) */
+	uint64_t bytes;		/* ring-buffer data captured so far (uncompressed): moved to the
+				   output or still in the kernel's buffers */
 	uint64_t events;	/* events the kernel has recorded so far (all CPUs) */
 	uint64_t lost;		/* events lost so far (overrun + commit overrun + dropped) */
 	bool failed;		/* a reader hit an error (disk full, ...): stop now */

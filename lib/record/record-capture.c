@@ -459,6 +459,8 @@ void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p
 		if (atomic_load(&c->error))
 			p->failed = true;
 		if (s) {
+			/* what the readers have not moved yet is captured too (a page fills slowly) */
+			p->bytes += stat_field(s, "bytes");
 			p->events += stat_field(s, "read events") + stat_field(s, "entries");
 			p->lost += stat_field(s, "overrun") + stat_field(s, "commit overrun") +
 				   stat_field(s, "dropped events");

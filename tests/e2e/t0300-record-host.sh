@@ -199,4 +199,15 @@ t_grep "--help documents --cpumask" '--cpumask' "$T/ok.out"
 t_grep "--help documents --filter-filepath" '--filter-filepath' "$T/ok.out"
 [ -e "$T/x.dat" ] && t_fail "no output file is written on errors" || t_pass "no output file is written on errors"
 same_as_base errors
+
+# the live line on a terminal counts what the kernel holds too: a slow event
+# source fills no whole page in 2 s, and the line said "0 B captured"
+if command -v script >/dev/null; then
+	script -q -c "'$KMAG' record -e sched:sched_switch -t 2 -o '$T/live.dat'" "$T/live.log" >/dev/null 2>&1
+	last=$(tr '\r' '\n' <"$T/live.log" | grep -a 'kmag: recording' | tail -1)
+	t_ok "live line: ${last#*kmag: }" sh -c "echo '$last' | grep -Eq ', [1-9][0-9.]* ?[KMG]?B captured'"
+	same_as_base live
+else
+	t_skip "live line" "no script(1) to give kmag a terminal"
+fi
 t_done
