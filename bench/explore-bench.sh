@@ -74,7 +74,7 @@ fi
 
 echo "== Chrome trace export of a ${SIZE} MB trace.dat (gen-big-tracedat from $(basename "$SEED"))"
 "$BUILD/bench/gen-big-tracedat" "$WORK/largest.dat" "$WORK/big.dat" "$SIZE" >/dev/null
-events=$("$KMAG" report -F json -n 1 "$WORK/big.dat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
+events=$("$KMAG" report -F json --limit 1 "$WORK/big.dat" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
 echo "   $events events"
 rm -f "$WORK"/big*.json
 measure "kmag export -F chrome (200 MB parts)" "$KMAG" export -F chrome -o "$WORK/big.json" "$WORK/big.dat"

@@ -55,8 +55,8 @@ fi
 if [ -n "$trace" ]; then
 	map=$work/v.map
 	[ -n "$modules" ] && map=$work/vm.map
-	measure "report, no map" "$KMAG" report -n 20 "$trace"
-	measure "report with the map" "$KMAG" report -n 20 --symbol-file-path "$map" "$trace"
-	measure "report --filter-filepath net,fs" "$KMAG" report -n 20 --symbol-file-path "$map" \
+	measure "report, no map" "$KMAG" report --limit 20 "$trace"
+	measure "report with the map" "$KMAG" report --limit 20 --symbol-file-path "$map" "$trace"
+	measure "report --filter-filepath net,fs" "$KMAG" report --limit 20 --symbol-file-path "$map" \
 		--filter-filepath net,fs "$trace"
 fi

@@ -26,7 +26,7 @@ static const char diff_usage[] =
 	"  -o, --output PATH         output file (default: standard output; html:\n"
 	"                            kmag-diff.html); without -F, a name ending .json,\n"
 	"                            .dot or .html picks the format (a picture: refused)\n"
-	"  -n, --limit N             text: rows per section (default 30; 0 = all)\n"
+	"      --limit N             text: rows per section (default 30; 0 = all)\n"
 	"      --all                 dot: also draw unchanged functions and edges\n"
 	CLI_COLOR_HELP
 	"      --calls-pct P         a call count changed if it moved by P% (default 10)\n"
@@ -89,7 +89,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 	unsigned long v;
 	int opt, ret;
 
-	while ((opt = cli_getopt(argc, argv, ":F:o:n:h", longopts)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":F:o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "dot") &&

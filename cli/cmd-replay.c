@@ -36,7 +36,7 @@ static const char replay_usage[] =
 	CLI_MIN_DURATION_HELP_REPLAY
 	"      --errors              only calls that returned an error (-errno), with\n"
 	"                            their callers (needs funcgraph-retval, Linux 6.5+)\n"
-	"  -n, --limit N             stop after N calls\n"
+	"      --limit N             stop after N calls\n"
 	"  -F, --format text|json    json: one object per call, when it returns (JSON\n"
 	"                            Lines: id, parent, function, task, pid, cpu, depth,\n"
 	"                            start_ns, duration_ns, self_ns, flags, retval)\n"
@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 	unsigned long v;
 	int opt, ret;
 
-	while ((opt = cli_getopt(argc, argv, ":f:d:n:F:o:h", longopts)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":f:d:F:o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'f':
 			a->o.function = optarg;

@@ -21,7 +21,7 @@ static const char report_usage[] =
 	"Output:\n"
 	"  -s, --sort KEY            calls (default), total, self, avg, max, min,\n"
 	"                            incomplete, name\n"
-	"  -n, --limit N             show the top N functions (default 50 for text, all\n"
+	"      --limit N             show the top N functions (default 50 for text, all\n"
 	"                            for json/csv; 0 = all)\n"
 	"      --callers FUNC        who called FUNC, with counts and times\n"
 	"      --callees FUNC        what FUNC called\n"
@@ -106,7 +106,7 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 	};
 	int opt, ret;
 
-	while ((opt = cli_getopt(argc, argv, ":s:n:F:h", longopts)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":s:F:h", longopts)) != -1) {
 		switch (opt) {
 		case 's':
 			if (kmag_sort_key_parse(optarg, &a->r.sort))

@@ -25,7 +25,7 @@ static const char stack_usage[] =
 	"put back as it was afterwards (also on Ctrl-C; after a SIGKILL the next\n"
 	"kmag stack repairs it). Needs root.\n"
 	"\n"
-	"  -t, --time SEC            watch for SEC seconds (default 10; with a\n"
+	"  -t, --record-time SEC     watch for SEC seconds (default 10; with a\n"
 	"                            COMMAND: until it exits)\n"
 	"  -l, --filter GLOB         watch only the stack on entry to matching\n"
 	"                            functions (stack_trace_filter; repeatable)\n"
@@ -71,7 +71,7 @@ static int run_command(char **argv, int *status)
 int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "time", required_argument, NULL, 't' },
+		{ "record-time", required_argument, NULL, 't' },
 		{ "filter", required_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },

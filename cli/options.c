@@ -121,6 +121,17 @@ static void suggest_long(const char *text, char *buf, size_t size)
 		snprintf(buf, size, "; did you mean %s?", list);
 }
 
+/* Whether the command being parsed has long option --@name. */
+static bool has_longopt(const char *name)
+{
+	size_t i;
+
+	for (i = 0; cur_longopts && cur_longopts[i].name; i++)
+		if (!strcmp(cur_longopts[i].name, name))
+			return true;
+	return false;
+}
+
 int cli_bad_option(const char *cmd, int opt, char **argv)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "?";
@@ -132,9 +143,16 @@ int cli_bad_option(const char *cmd, int opt, char **argv)
 		/* an abbreviation cli_getopt() refused */
 		arg = refused;
 	} else if (optopt && optopt != '?' && strncmp(arg, "--", 2)) {
+		/* -n is record's --notrace (trace-cmd's flag): the analysis commands spell out --limit */
+		if (optopt == 'n' && has_longopt("limit"))
+			return cli_usage_error(cmd, "unknown option \"-n\" (-n is record's --notrace); use --limit N");
 		return cli_usage_error(cmd, "unknown option \"-%c\"", optopt);
 	}
 	suggest_long(arg, hint, sizeof(hint));
+	/* --time is a window in every command: a duration is --record-time */
+	if (!strncmp(arg, "--time", strcspn(arg, "=")) && strcspn(arg, "=") == 6 &&
+	    has_longopt("record-time"))
+		snprintf(hint, sizeof(hint), " (--time is a time window); use --record-time SEC");
 	return cli_usage_error(cmd, "unknown option \"%.*s\"%s", (int)strcspn(arg, "="), arg, hint);
 }
 

@@ -121,4 +121,16 @@ t_exit "record --cpu 1 is not record --cpumask 1" 2 "$KMAG" record --cpumask=1 -
 t_grep "both given: one message" 'not both' "$T/err"
 t_exit "report --cpum is refused, not read as --cpu" 2 "$KMAG" report --cpum 1 "$F"
 t_grep "the suggestion names the real option" 'unknown option "--cpum"; did you mean --cpu\?' "$T/err"
+# one spelling, one meaning: -n is record's --notrace only; the others spell --limit
+for cmd in report diff replay; do
+	t_exit "$cmd -n 3 is refused" 2 run $cmd -n 3
+	t_grep "$cmd: it points to --limit" 'use --limit N' "$T/err"
+	t_exit "$cmd --limit 3 works" 0 run $cmd --limit 3
+done
+t_ok "record --help: -n is --notrace" sh -c "'$KMAG' record --help | grep -q -- '-n, --notrace'"
+# --time is a window everywhere; how long to watch is --record-time, as in record
+t_exit "stack --time is not a duration" 2 "$KMAG" stack --time 1
+t_grep "it suggests --record-time" 'record-time' "$T/err"
+t_ok "record --help: -t, --record-time" sh -c "'$KMAG' record --help | grep -q -- '-t, --record-time'"
+t_ok "stack --help: -t, --record-time" sh -c "'$KMAG' stack --help | grep -q -- '-t, --record-time'"
 t_done

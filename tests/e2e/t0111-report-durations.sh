@@ -25,10 +25,10 @@ t_eq "--slowest writes nothing to stdout" 0 "$(wc -c <"$T/out")"
 t_exit "function_graph: --slowest works" 0 "$KMAG" report --slowest 3 "$FG"
 
 # --callers/--callees -n N says what it cut, as the functions table does
-t_exit "--callers -n 2" 0 "$KMAG" report --callers _raw_spin_lock -n 2 "$FG"
+t_exit "--callers --limit 2" 0 "$KMAG" report --callers _raw_spin_lock --limit 2 "$FG"
 t_eq "two caller rows" 2 "$(grep -vc '^#' "$T/out")"
-all=$("$KMAG" report --callers _raw_spin_lock -n 0 "$FG" | grep -vc '^#')
+all=$("$KMAG" report --callers _raw_spin_lock --limit 0 "$FG" | grep -vc '^#')
 t_grep "the cut is said" "^# \.\.\. $((all - 2)) more callers \(use --limit 0 to see all\)" "$T/out"
-t_exit "--callees -n 0 shows all" 0 "$KMAG" report --callees vfs_write -n 0 "$FG"
+t_exit "--callees --limit 0 shows all" 0 "$KMAG" report --callees vfs_write --limit 0 "$FG"
 t_nogrep "no cut, no footer" 'more callees' "$T/out"
 t_done

@@ -21,7 +21,7 @@ cat >"$T/fn.txt" <<'TXT'
               sh-103     [000] .....     1.000005: minimod_work <-pick_next
               sh-103     [000] .....     1.000006: tcp_like_send <-pick_next
 TXT
-R="$KMAG report -n 0 --symbol-file-path $T/k.map"
+R="$KMAG report --limit 0 --symbol-file-path $T/k.map"
 
 t_exit "report with a map" 0 $R "$T/fn.txt"
 t_grep "rows show file:line" 'tcp_like_send  \[net/ipv4/tcpish\.c:7\]$' "$T/out"

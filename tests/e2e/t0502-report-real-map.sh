@@ -9,7 +9,7 @@ mkdir -p "$HOME"
 MAP="$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map"
 ALL=$(fixture_trace fg-all-cpu0-v6.dat)
 FG=$(fixture_trace fg-filtered.dat)
-R="$KMAG report -n 0 --symbol-file-path $MAP"
+R="$KMAG report --limit 0 --symbol-file-path $MAP"
 
 t_exit "report of a real trace with the real map" 0 $R "$ALL"
 t_grep "file:line of a real function" '  load_elf_binary  \[fs/binfmt_elf\.c:851\]$' "$T/out"
@@ -42,15 +42,15 @@ t_grep "with a warning" 'several source files' "$T/err"
 
 mkdir -p "$HOME/.cache/kmag"
 cp "$MAP" "$HOME/.cache/kmag/symbols-6.1.0-56-cloud-amd64.map"
-t_exit "the map is found by the trace's kernel release" 0 "$KMAG" report -n 5 "$ALL"
+t_exit "the map is found by the trace's kernel release" 0 "$KMAG" report --limit 5 "$ALL"
 t_grep "file:line without options" '  \[[a-z0-9_/]+\.[chS]:[0-9]+\]$' "$T/out"
-t_exit "--filter-filepath with the default map" 0 "$KMAG" report -n 5 --filter-filepath /mm/ "$ALL"
+t_exit "--filter-filepath with the default map" 0 "$KMAG" report --limit 5 --filter-filepath /mm/ "$ALL"
 t_grep "filters" '^# filters: path /mm/ ' "$T/out"
 rm "$HOME/.cache/kmag/symbols-6.1.0-56-cloud-amd64.map"
 
 sed 's/^# release: .*/# release: 6.1.0-99-cloud-amd64/' "$MAP" >"$T/other.map"
 t_exit "a map of another kernel works, with a warning" 0 \
-	"$KMAG" report -n 5 --symbol-file-path "$T/other.map" "$ALL"
+	"$KMAG" report --limit 5 --symbol-file-path "$T/other.map" "$ALL"
 t_grep "the warning names both kernels and the fix" \
 	'for kernel 6\.1\.0-99-cloud-amd64 but the trace was recorded on 6\.1\.0-56-cloud-amd64.*generate-symbol-map -r 6\.1\.0-56-cloud-amd64' "$T/err"
 t_exit "no map for the trace's kernel: --filter-filepath says how to get one" 1 \

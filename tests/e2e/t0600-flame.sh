@@ -8,7 +8,7 @@ H="$SRCDIR/tests/e2e/helpers"
 FG=$(diff_fixture diff-fg-tmpfs.dat)
 FN=$(diff_fixture diff-fn-base.dat)
 
-"$KMAG" report -F csv -n 0 "$FG" >"$T/report.csv"
+"$KMAG" report -F csv --limit 0 "$FG" >"$T/report.csv"
 t_ok "flame writes SVG and folded stacks" "$KMAG" flame -o "$T/f.svg" --folded "$T/f.folded" "$FG"
 t_grep "folded lines are 'a;b;c weight'" '^ksys_write;vfs_write;generic_file_write_iter;[^ ]+ [0-9]+$' "$T/f.folded"
 t_ok "folded self times sum to the report's, per function too" \
@@ -43,7 +43,7 @@ t_nogrep "only that task's stacks remain" 'proc_reg_read|seq_read' "$T/pid.folde
 # real traces from the VM fixture set: events lost, two CPUs, every function
 for f in fg-lost-v6 fg-2cpu-v6 fg-all-cpu0-v6; do
 	tr=$(fixture_trace $f.dat)
-	"$KMAG" report -F csv -n 0 "$tr" >"$T/$f.csv" 2>/dev/null
+	"$KMAG" report -F csv --limit 0 "$tr" >"$T/$f.csv" 2>/dev/null
 	t_ok "$f: folded stacks add up to the report" \
 		sh -c "'$KMAG' flame --folded '$T/$f.folded' '$tr' 2>'$T/$f.err' && python3 '$H/folded-check.py' '$T/$f.folded' '$T/$f.csv' self_ns"
 done

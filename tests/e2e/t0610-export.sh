@@ -8,7 +8,7 @@ H="$SRCDIR/tests/e2e/helpers"
 FG=$(diff_fixture diff-fg-tmpfs.dat)
 FN=$(diff_fixture diff-fn-base.dat)
 
-calls=$("$KMAG" report -F csv -n 0 "$FG" | awk -F, 'NR > 1 { s += $2 } END { print s }')
+calls=$("$KMAG" report -F csv --limit 0 "$FG" | awk -F, 'NR > 1 { s += $2 } END { print s }')
 t_ok "chrome export to a file" "$KMAG" export -F chrome -o "$T/c.json" "$FG"
 t_ok "it parses and every thread's calls nest" sh -c "python3 '$H/chrome-check.py' '$T/c.json' >'$T/check'"
 t_grep "one X event per call of the report ($calls)" "^calls=$calls threads=[0-9]+ incomplete=0 " "$T/check"
@@ -31,7 +31,7 @@ t_ok "and leaves no half-written file" test ! -e "$T/fn.json"
 # real traces from the VM fixture set
 for f in fg-lost-v6 fg-2cpu-v6 fg-sched-v6; do
 	tr=$(fixture_trace $f.dat)
-	n=$("$KMAG" report -F csv -n 0 "$tr" 2>/dev/null | awk -F, 'NR > 1 { s += $2 } END { print s }')
+	n=$("$KMAG" report -F csv --limit 0 "$tr" 2>/dev/null | awk -F, 'NR > 1 { s += $2 } END { print s }')
 	t_ok "$f: exported calls nest on every thread" \
 		sh -c "'$KMAG' export -F chrome -o '$T/$f.json' '$tr' 2>/dev/null && python3 '$H/chrome-check.py' '$T/$f.json' >'$T/$f.check'"
 	t_grep "$f: one event per call ($n)" "^calls=$n " "$T/$f.check"

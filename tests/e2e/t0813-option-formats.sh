@@ -22,7 +22,7 @@ for f in _raw_spin_lock vfs_read; do
 		"$(awk -F, -v f=$f '$1 == f { print $2 "," $3 }' "$T/edges.csv" | sort)" \
 		"$(awk -F, 'NR > 1 { print $2 "," $3 }' "$T/callees.csv" | sort)"
 done
-t_ok "report --callees vfs_read -F csv -n 2" sh -c "'$KMAG' report --callees vfs_read -F csv -n 2 '$FG' >'$T/n2.csv'"
+t_ok "report --callees vfs_read -F csv --limit 2" sh -c "'$KMAG' report --callees vfs_read -F csv --limit 2 '$FG' >'$T/n2.csv'"
 t_eq "... the 2 most called callees" \
 	"$(awk -F, '$1 == "vfs_read" { print $3 "," $2 }' "$T/edges.csv" | sort -t, -k1,1nr | head -2 | cut -d, -f2 | sort)" \
 	"$(awk -F, 'NR > 1 { print $2 }' "$T/n2.csv" | sort)"
@@ -44,7 +44,7 @@ export --weight csv|export -F csv -w calls "$FG"|--weight works with the folded 
 export --weight chrome|export -F chrome -w calls "$FG"|--weight works with the folded format, not chrome
 export --split-size json|export -F json --split-size 1M "$FG"|--split-size works with the chrome format, not json
 export --filter-filepath folded|export -F folded --filter-filepath net "$FG"|--filter-filepath works with the csv, json or dot formats, not folded
-diff --limit json|diff -F json -n 3 "$A" "$B"|--limit works with the text format, not json
+diff --limit json|diff -F json --limit 3 "$A" "$B"|--limit works with the text format, not json
 diff --all text|diff --all "$A" "$B"|--all works with the dot or html formats, not text
 diff dot into .svg|diff -F dot -o "$O/d.svg" "$A" "$B"|named .svg but would hold dot; name it .dot
 diff into .png|diff -o "$O/d.png" "$A" "$B"|named .png, which kmag diff does not write

@@ -5,16 +5,16 @@
 FG=$(fixture_trace fg-filtered.dat)
 TXT="$TRACES/fn-text.txt"
 
-"$KMAG" report -n 0 "$FG" | tail -n +2 >"$T/file.report"
-t_ok "report - from a pipe" sh -c "cat '$FG' | '$KMAG' report -n 0 - >'$T/pipe.report'"
+"$KMAG" report --limit 0 "$FG" | tail -n +2 >"$T/file.report"
+t_ok "report - from a pipe" sh -c "cat '$FG' | '$KMAG' report --limit 0 - >'$T/pipe.report'"
 t_grep "... names standard input" '^# kmag report: standard input$' "$T/pipe.report"
 t_eq "... the same report as from the file" "$(cat "$T/file.report")" "$(tail -n +2 "$T/pipe.report")"
-t_ok "report - from a redirected file" sh -c "'$KMAG' report -n 0 - <'$FG' >'$T/redir.report'"
+t_ok "report - from a redirected file" sh -c "'$KMAG' report --limit 0 - <'$FG' >'$T/redir.report'"
 t_eq "... the same report" "$(cat "$T/file.report")" "$(tail -n +2 "$T/redir.report")"
 if t_can_run "--reader libtracecmd from a pipe" report --reader libtracecmd; then
-	t_ok "--reader libtracecmd from a pipe" sh -c "cat '$FG' | '$KMAG' report --reader libtracecmd -n 0 - >'$T/ltc.report'"
+	t_ok "--reader libtracecmd from a pipe" sh -c "cat '$FG' | '$KMAG' report --reader libtracecmd --limit 0 - >'$T/ltc.report'"
 	t_eq "... the same report as libtracecmd gives from the file" \
-		"$("$KMAG" report --reader libtracecmd -n 0 "$FG" | tail -n +2)" "$(tail -n +2 "$T/ltc.report")"
+		"$("$KMAG" report --reader libtracecmd --limit 0 "$FG" | tail -n +2)" "$(tail -n +2 "$T/ltc.report")"
 fi
 t_ok "ftrace text from a pipe" sh -c "cat '$TXT' | '$KMAG' report -F csv - >'$T/txt.csv'"
 t_eq "... as from the file" "$("$KMAG" report -F csv "$TXT")" "$(cat "$T/txt.csv")"

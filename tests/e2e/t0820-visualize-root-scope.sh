@@ -21,7 +21,7 @@ done
 # rw_verify_area runs under vfs_read and vfs_write: drawn under vfs_read, it has
 # fewer calls than in the whole trace
 tr=$(fixture_trace fg-2cpu-v6.dat)
-all=$("$KMAG" report -F csv -n 0 "$tr" 2>/dev/null | awk -F, '$1 == "rw_verify_area" { print $2 }')
+all=$("$KMAG" report -F csv --limit 0 "$tr" 2>/dev/null | awk -F, '$1 == "rw_verify_area" { print $2 }')
 drawn=$(grep -o '<B>rw_verify_area</B></TD></TR><TR><TD><FONT POINT-SIZE="10">[0-9,]* calls' \
 	"$T/fg-2cpu-v6.dot" | sed 's/.*">//; s/ calls//; s/,//g')
 t_ok "rw_verify_area: ${drawn:-none} calls drawn under vfs_read, ${all:-none} in the trace" \

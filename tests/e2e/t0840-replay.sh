@@ -107,7 +107,7 @@ t_exit "--min-duration on a function-tracer trace" 1 "$KMAG" replay --min-durati
 # --- colour ---
 t_ok "--color always" "$KMAG" replay --color always --min-duration 1ms "$FG"
 t_grep "--color always: long calls in red" $'\033\\[1;31m#' "$T/ok.out"
-NO_COLOR=1 t_ok "NO_COLOR with --color always still colours" "$KMAG" replay --color always -n 3 "$FG"
+NO_COLOR=1 t_ok "NO_COLOR with --color always still colours" "$KMAG" replay --color always --limit 3 "$FG"
 t_grep "... (the option wins over the environment)" $'\033' "$T/ok.out"
 
 # --- bad input ---

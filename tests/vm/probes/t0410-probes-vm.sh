@@ -76,7 +76,7 @@ t_grep "probes-kill: the next run removes it" \
 # --threshold (tracing_thresh): every call lasted at least 200 us
 t_eq "thresh: kmag record exits 0" 0 "$(cat "$O/thresh.rc")"
 t_grep "thresh: --slowest lists calls" '^ +1\. ' "$O/thresh-slowest.out"
-"$KMAG" report -F json -n 0 "$O/thresh.dat" >"$T/thresh.json" 2>/dev/null
+"$KMAG" report -F json --limit 0 "$O/thresh.dat" >"$T/thresh.json" 2>/dev/null
 t_ok "thresh: no timed call is shorter than 200 us" python3 -c "
 import json
 d = json.load(open('$T/thresh.json'))
@@ -88,8 +88,8 @@ assert mins and min(mins) >= 200000, sorted(mins)[:5]
 t_eq "fg: kmag record exits 0" 0 "$(cat "$O/fg.rc")"
 t_grep "fg: --slowest 3 lists 3 calls" '^  3\. ' "$O/fg-slowest.out"
 t_grep "fg: the slowest call has its chain, from the -g root" '^ +(ksys_read|ksys_write)( > [a-z_0-9.]+)*$' "$O/fg-slowest.out"
-"$KMAG" report -F json -n 0 --min-duration 20us "$O/fg.dat" >"$T/fg20.json" 2>/dev/null
-"$KMAG" report -F json -n 0 "$O/fg.dat" >"$T/fg.json" 2>/dev/null
+"$KMAG" report -F json --limit 0 --min-duration 20us "$O/fg.dat" >"$T/fg20.json" 2>/dev/null
+"$KMAG" report -F json --limit 0 "$O/fg.dat" >"$T/fg.json" 2>/dev/null
 t_ok "fg: --min-duration 20us keeps only calls >= 20 us, fewer than all" python3 -c "
 import json
 a = json.load(open('$T/fg.json'))['functions']
