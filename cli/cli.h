@@ -159,6 +159,12 @@ int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_fi
  */
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g);
 void cli_graph_release(struct cli_graph *g);
+/*
+ * The node of function @name (as given to option @opt) in @g's graph, into
+ * *@node. 0, or an exit code after one line naming similar functions (names
+ * that contain it, or small typos of it) or the filters to check.
+ */
+int cli_find_function(const struct cli_graph *g, const char *opt, const char *name, long *node);
 
 /*
  * After a trace was read through the non-empty filter @f (described by

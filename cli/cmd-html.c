@@ -98,13 +98,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	x.filters = g.filters;
 	x.title = title;
 	if (focus) {
-		char suggest[512];
-		long n = kmag_cg_find_name(g.cg, x.st, focus, suggest, sizeof(suggest));
+		long n;
 
-		if (n < 0) {
-			ret = suggest[0] ? cli_error("function \"%s\" is not in the trace; similar names: %s",
-						     focus, suggest) :
-					   cli_error("function \"%s\" is not in the trace (check the filters)", focus);
+		if ((ret = cli_find_function(&g, "--focus", focus, &n))) {
 			cli_graph_release(&g);
 			cli_probe_hits_release(&ph);
 			cli_symmap_release(&sm);

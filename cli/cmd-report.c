@@ -225,7 +225,7 @@ static int print_table(struct report_args *a, struct report_extra *x, struct cli
 		       struct cli_symmap *sm)
 {
 	struct kmag_report *r = &a->r;
-	char filters[1200], suggest[512];
+	char filters[1200];
 	int ret;
 
 	if (cli_probe_hits_any(&x->ph)) {
@@ -253,13 +253,9 @@ static int print_table(struct report_args *a, struct report_extra *x, struct cli
 		}
 	}
 	if (a->focus) {
-		r->focus = kmag_cg_find_name(g->cg, r->st, a->focus, suggest, sizeof(suggest));
-		if (r->focus < 0 && suggest[0])
-			return cli_error("function \"%s\" is not in the trace; similar names: %s",
-					 a->focus, suggest);
-		if (r->focus < 0)
-			return cli_error("function \"%s\" is not in the trace (check the filters, or record it with -l/-g)",
-					 a->focus);
+		if ((ret = cli_find_function(g, r->callers ? "--callers" : "--callees", a->focus,
+					     &r->focus)))
+			return ret;
 	}
 	if (!strcmp(a->format, "json"))
 		ret = kmag_report_json(stdout, r);

@@ -246,21 +246,6 @@ static double now_s(void)
 }
 
 /* Resolves a function name from the command line to a node, or explains. */
-static int find_func(const struct cli_graph *g, const char *opt, const char *name, long *out)
-{
-	char suggest[512];
-
-	*out = kmag_cg_find_name(g->cg, kmag_trace_symtab(g->trace), name, suggest,
-				 sizeof(suggest));
-	if (*out >= 0)
-		return 0;
-	if (suggest[0])
-		return cli_error("%s: function \"%s\" is not in the trace; similar names: %s", opt, name,
-				 suggest);
-	return cli_error("%s: function \"%s\" is not in the trace (check the spelling and the --pid/--comm/--cpu/--time filters)",
-			 opt, name);
-}
-
 /*
  * --root on a trace with call stacks: the graph becomes the calls made under
  * the root, with their own numbers (not the whole trace's); *@root is then
@@ -516,8 +501,8 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 				o.heat == KMAG_SORT_TOTAL ? "total" : "self");
 		goto out;
 	}
-	if ((o.root && (find_func(&g, "--root", o.root, &vo.root) || scope_to_root(&g, &vo.root))) ||
-	    (o.callers && find_func(&g, "--callers", o.callers, &vo.callers))) {
+	if ((o.root && (cli_find_function(&g, "--root", o.root, &vo.root) || scope_to_root(&g, &vo.root))) ||
+	    (o.callers && cli_find_function(&g, "--callers", o.callers, &vo.callers))) {
 		ret = EXIT_ERR;
 		goto out;
 	}

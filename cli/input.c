@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/report.h"
 #include "kmag/durations.h"
 
 int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in)
@@ -208,6 +209,34 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		return cli_error("out of memory");
 	}
 	return 0;
+}
+
+int cli_find_function(const struct cli_graph *g, const char *opt, const char *name, long *node)
+{
+	const struct kmag_symtab *st = kmag_trace_symtab(g->trace);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	size_t n = kmag_cg_nr_nodes(g->cg), i;
+	char suggest[512] = "";
+	const char **names;
+
+	*node = kmag_cg_find_name(g->cg, st, name, suggest, sizeof(suggest));
+	if (*node >= 0)
+		return 0;
+	/* no name contains it: a typo of one? */
+	if (!suggest[0] && (names = calloc(n + 1, sizeof(*names)))) {
+		for (i = 0; i < n; i++)
+			names[i] = kmag_symtab_name(st, nodes[i].func);
+		for (i = 0; i < n; i++)
+			if (!names[i])
+				names[i] = "";
+		cli_suggest(name, names, n, "", suggest, sizeof(suggest));
+		free(names);
+	}
+	if (suggest[0])
+		return cli_error("%s: function \"%s\" is not in the trace; did you mean %s?", opt, name,
+				 suggest);
+	return cli_error("%s: function \"%s\" is not in the trace (check the spelling and the --pid/--comm/--cpu/--time filters, or record it with -l/-g)",
+			 opt, name);
 }
 
 void cli_graph_release(struct cli_graph *g)

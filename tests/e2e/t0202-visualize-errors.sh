@@ -49,7 +49,11 @@ t_grep "... names it" 'nope.map' "$T/err"
 printf 'this is not a map\n' >bad.map
 t_exit "a broken symbol map" 1 "$KMAG" visualize --symbol-file-path bad.map --image-name e.pdf t.txt
 t_exit "--root of an unknown function" 1 "$KMAG" visualize --root sendmsg --image-name e.pdf t.txt
-t_grep "... suggests similar names" 'similar names: .*sock_sendmsg' "$T/err"
+t_grep "... suggests similar names" 'did you mean .*sock_sendmsg' "$T/err"
+t_exit "--root with a typo" 1 "$KMAG" visualize --root sock_sendmgs --image-name e.pdf t.txt
+t_grep "... suggests the function it resembles" 'did you mean sock_sendmsg\?' "$T/err"
+t_exit "report --callers with a typo" 1 "$KMAG" report --callers sock_sendmgs t.txt
+t_grep "... the same suggestion" '--callers: function "sock_sendmgs" is not in the trace; did you mean sock_sendmsg\?' "$T/err"
 t_exit "an unknown layout" 2 "$KMAG" visualize --layout frob t.txt
 t_grep "... lists the known ones" 'knows: .*dot' "$T/err"
 t_exit "--top 0" 2 "$KMAG" visualize --top 0 t.txt

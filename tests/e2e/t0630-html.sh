@@ -32,7 +32,7 @@ t_grep "they are named" '"filters":"comm dd"' "$T/f.html"
 t_ok "--focus picks the first function" "$KMAG" html --focus generic_perform_write -o "$T/x.html" "$FG"
 t_grep "into the data" '"focus":"generic_perform_write"' "$T/x.html"
 t_exit "--focus of an unknown function" 1 "$KMAG" html --focus generic_perform -o "$T/y.html" "$FG"
-t_grep "suggests close names" 'similar names: .*generic_perform_write' "$T/err"
+t_grep "suggests close names" 'did you mean .*generic_perform_write' "$T/err"
 t_ok "function tracer traces get a page too" "$KMAG" html -o "$T/fn.html" "$FN"
 t_grep "marked as having no stacks" '"hasStacks":false' "$T/fn.html"
 LOST=$(fixture_trace fn-lost-v6.dat)
