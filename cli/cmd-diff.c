@@ -199,8 +199,8 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	struct cli_input in = { .unordered = false };
 	struct kmag_diff_report r = { 0 };
 	const char *path_a = NULL, *path_b = NULL;
-	struct cli_graph ga, gb;
-	struct kmag_cgdiff *d;
+	struct cli_graph ga = { 0 }, gb = { 0 };
+	struct kmag_cgdiff *d = NULL;
 	struct cli_out o;
 	int ret;
 
@@ -216,19 +216,13 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	in.path = path_a;
 	in.after_open_ctx = &a.sm_a;
 	ret = cli_load_graph("diff", &in, &ga);
-	if (ret) {
-		cli_symmap_release(&a.sm_a);
-		return ret;
-	}
+	if (ret)
+		goto out;
 	in.path = path_b;
 	in.after_open_ctx = &a.sm_b;
 	ret = cli_load_graph("diff", &in, &gb);
-	if (ret) {
-		cli_graph_release(&ga);
-		cli_symmap_release(&a.sm_a);
-		cli_symmap_release(&a.sm_b);
-		return ret;
-	}
+	if (ret)
+		goto out;
 	r.info_a = kmag_trace_info(ga.trace);
 	r.info_b = kmag_trace_info(gb.trace);
 	if (r.info_a->tracer != r.info_b->tracer)
@@ -237,11 +231,8 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 	d = kmag_cgdiff_new(ga.cg, kmag_trace_symtab(ga.trace), gb.cg, kmag_trace_symtab(gb.trace),
 			    &a.opts);
 	if (!d) {
-		cli_graph_release(&ga);
-		cli_graph_release(&gb);
-		cli_symmap_release(&a.sm_a);
-		cli_symmap_release(&a.sm_b);
-		return cli_error("out of memory");
+		ret = cli_error("out of memory");
+		goto out;
 	}
 	r.diff = d;
 	r.input_a = ga.path;	/* "standard input" for "-" */
@@ -265,6 +256,7 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 		warn_lost("A", path_a, r.info_a);
 		warn_lost("B", path_b, r.info_b);
 	}
+out:
 	kmag_cgdiff_free(d);
 	cli_graph_release(&ga);
 	cli_graph_release(&gb);

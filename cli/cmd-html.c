@@ -47,7 +47,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	struct kmag_explore x = { 0 };
 	struct cli_out o;
-	struct cli_graph g;
+	struct cli_graph g = { 0 };
 	int opt, ret;
 
 	(void)cli;
@@ -82,11 +82,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		return ret;
 
 	ret = cli_load_graph("html", &in, &g);
-	if (ret) {
-		cli_probe_hits_release(&ph);
-		cli_symmap_release(&sm);
-		return ret;
-	}
+	if (ret)
+		goto out;
 	if (cli_probe_hits_any(&ph)) {
 		x.probe_hits = cli_probe_hits_of;
 		x.probe_hits_ctx = &ph;
@@ -100,12 +97,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	if (focus) {
 		long n;
 
-		if ((ret = cli_find_function(&g, "--focus", focus, &n))) {
-			cli_graph_release(&g);
-			cli_probe_hits_release(&ph);
-			cli_symmap_release(&sm);
-			return ret;
-		}
+		if ((ret = cli_find_function(&g, "--focus", focus, &n)))
+			goto out;
 		x.focus = kmag_symtab_name(x.st, kmag_cg_nodes(g.cg)[n].func);
 	}
 	if (sm.loc) {
@@ -127,6 +120,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		cli_symmap_warn(&sm);
 		cli_warn_lost(x.info);
 	}
+out:
 	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sm);
 	cli_graph_release(&g);
