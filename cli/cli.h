@@ -159,6 +159,8 @@ int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_fi
  */
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g);
 void cli_graph_release(struct cli_graph *g);
+/* After the options: the one trace file argument (if any) into @in. 0 or a usage exit code. */
+int cli_input_arg(const char *cmd, int argc, char **argv, struct cli_input *in);
 /*
  * The node of function @name (as given to option @opt) in @g's graph, into
  * *@node. 0, or an exit code after one line naming similar functions (names

@@ -156,10 +156,8 @@ static int parse_args(int argc, char **argv, struct export_args *a, struct cli_i
 			break;
 		}
 	}
-	if (optind < argc)
-		in->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("export", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("export", argc, argv, in)))
+		return ret;
 	/* the output's name and the format agree (cli/formats.c) */
 	fmt = a->fmt == FMT_NONE ? NULL : names[a->fmt];
 	if ((ret = cli_output_format("export", a->output, "folded,chrome,csv,json,dot", &fmt)))

@@ -139,10 +139,8 @@ static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_in
 			break;
 		}
 	}
-	if (optind < argc)
-		in->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("flame", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("flame", argc, argv, in)))
+		return ret;
 	if (!a->svg && !a->folded)
 		a->svg = "flame.svg";
 	/* the output's name and what is written agree (cli/formats.c) */

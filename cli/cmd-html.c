@@ -73,10 +73,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc)
-		in.path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("html", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("html", argc, argv, &in)))
+		return ret;
 	/* the output's name and what is written agree (cli/formats.c) */
 	if ((ret = cli_output_format("html", output, "html", &(const char *){ "html" })))
 		return ret;

@@ -115,10 +115,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 			break;
 		}
 	}
-	if (optind < argc)
-		in->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("replay", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("replay", argc, argv, in)))
+		return ret;
 	if ((ret = cli_output_format("replay", a->output, "text,json", &fmt)))
 		return ret;
 	a->o.format = fmt && !strcmp(fmt, "json") ? KMAG_CALLTREE_JSON : KMAG_CALLTREE_TEXT;

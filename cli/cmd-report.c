@@ -152,10 +152,8 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 			break;
 		}
 	}
-	if (optind < argc)
-		in->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("report", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("report", argc, argv, in)))
+		return ret;
 	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
 		a->limit = 50;
 	/* one view at a time; which formats each view has: cli/formats.c */

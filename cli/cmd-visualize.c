@@ -228,10 +228,8 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 			break;
 		}
 	}
-	if (optind < argc)
-		in->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("visualize", "unexpected argument \"%s\"", argv[optind]);
+	if ((ret = cli_input_arg("visualize", argc, argv, in)))
+		return ret;
 	if (o->depth_set && o->depth > 100000)
 		return cli_usage_error("visualize", "--depth %lu is too large", o->depth);
 	return pick_formats(o);

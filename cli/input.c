@@ -211,6 +211,15 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 	return 0;
 }
 
+int cli_input_arg(const char *cmd, int argc, char **argv, struct cli_input *in)
+{
+	if (optind < argc)
+		in->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument \"%s\"", argv[optind]);
+	return 0;
+}
+
 int cli_find_function(const struct cli_graph *g, const char *opt, const char *name, long *node)
 {
 	const struct kmag_symtab *st = kmag_trace_symtab(g->trace);
