@@ -87,4 +87,22 @@ t_exit "unknown format" 2 "$KMAG" report --format xml "$F"
 t_exit "both callers and callees" 2 "$KMAG" report --callers a --callees b "$F"
 t_exit "negative limit" 2 "$KMAG" report --limit -1 "$F"
 t_exit "two files" 2 "$KMAG" report "$F" "$F"
+# the table shows the column it is sorted by: -s min puts Min where Max stands
+t_ok "--sort min" sh -c "'$KMAG' report -s min --limit 5 '$F' >'$T/min.txt'"
+t_grep "the header has Min" '^# +Calls +Total +Self +Avg +Min +Incmpl +Function$' "$T/min.txt"
+t_ok "its Min column is each function's shortest call, largest first" python3 -c "
+import json, re, subprocess, sys
+js = json.loads(subprocess.run(['$KMAG', 'report', '-F', 'json', '--limit', '0', '$F'],
+                               capture_output=True, text=True).stdout)
+mins = {f['name']: f['min_ns'] for f in js['functions']}
+rows = [l.split() for l in open('$T/min.txt') if not l.startswith('#')]
+unit = {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}
+shown = [(r[-1], float(r[7]) * unit[r[8]]) for r in rows]
+assert len(shown) == 5, shown
+for name, v in shown:
+    assert abs(v - mins[name]) <= max(1, mins[name] * 0.001), (name, v, mins[name])
+assert [m for _, m in shown] == sorted([m for _, m in shown], reverse=True), shown
+assert shown[0][1] >= max(m for m in mins.values() if m is not None) * 0.999, shown"
+t_ok "--sort max keeps Max" "$KMAG" report -s max --limit 5 "$F"
+t_grep "the header has Max" '^# +Calls +Total +Self +Avg +Max +Incmpl +Function$' "$T/ok.out"
 t_done
