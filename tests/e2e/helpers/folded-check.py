@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # folded-check.py FOLDED REPORT_CSV COLUMN [--reverse]
-# Checks folded stacks against `kmag report -F csv -n 0`: the weights of all
+# Checks folded stacks against `kmag report -F csv --limit 0`: the weights of all
 # lines sum to the report's total of COLUMN (self_ns or calls), and for every
 # function the weights of the lines whose innermost frame is that function
 # sum to its own COLUMN value. Functions with incomplete calls are exempt
