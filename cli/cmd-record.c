@@ -59,7 +59,7 @@ static const char record_usage[] =
 	"                            least USEC microseconds (tracing_thresh)\n"
 	"\n"
 	"Which tasks and CPUs:\n"
-	"  -P, --pid PID             only this task (repeatable)\n"
+	"  -P, --pid PID[,PID...]    only these tasks (repeatable)\n"
 	"  -c, --children            with -P: also the tasks they fork\n"
 	"  -- COMMAND [ARGS]         run COMMAND and trace only it and its children:\n"
 	"                            tracing starts right before it runs and stops when\n"
@@ -347,6 +347,16 @@ static void record_args_release(struct record_args *a)
  * case per option, so long rather than deep.
  * Returns 0, -1 after --help, or the exit code of an error (printed).
  */
+/* kmag_pid_list_parse() callback: one more -P/--pid task. */
+static int add_pid(void *ctx, int32_t pid)
+{
+	struct record_args *a = ctx;
+
+	a->pids = grow(a->pids, a->nr_pids + 1, sizeof(*a->pids));
+	a->pids[a->nr_pids++] = (pid_t)pid;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
 	static const struct option longopts[] = {
@@ -450,12 +460,14 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 				USAGE("--threshold is in microseconds, 1..100000000");
 			a->o.threshold_us = v;
 			break;
-		case 'P':
-			if (!cli_parse_ulong("record", "-P", optarg, &v))
-				BAIL(EXIT_USAGE);
-			a->pids = grow(a->pids, a->nr_pids + 1, sizeof(*a->pids));
-			a->pids[a->nr_pids++] = (pid_t)v;
+		case 'P': {
+			/* a list, as --pid in every command, or repeated, as trace-cmd's -P */
+			struct kmag_err e = { 0 };
+
+			if (kmag_pid_list_parse(optarg, add_pid, a, &e))
+				USAGE("%s", e.msg);
 			break;
+		}
 		case 'c':
 			a->o.follow_forks = true;
 			break;

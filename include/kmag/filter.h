@@ -34,6 +34,12 @@ void kmag_filter_free(struct kmag_filter *f);
  *          be empty ("1.5," = from 1.5 s to the end)
  */
 int kmag_filter_add_pids(struct kmag_filter *f, const char *spec, struct kmag_err *err);
+/*
+ * Parses a pid list ("123,456"), the one syntax of --pid in every command,
+ * calling @add for each (0, or nonzero on ENOMEM). 0 or -errno with @err set.
+ */
+int kmag_pid_list_parse(const char *spec, int (*add)(void *ctx, int32_t pid), void *ctx,
+			struct kmag_err *err);
 int kmag_filter_add_comms(struct kmag_filter *f, const char *spec, struct kmag_err *err);
 int kmag_filter_add_cpus(struct kmag_filter *f, const char *spec, struct kmag_err *err);
 int kmag_filter_set_time(struct kmag_filter *f, const char *spec, struct kmag_err *err);

@@ -64,7 +64,8 @@ void kmag_filter_free(struct kmag_filter *f)
 	free(f);
 }
 
-int kmag_filter_add_pids(struct kmag_filter *f, const char *spec, struct kmag_err *err)
+int kmag_pid_list_parse(const char *spec, int (*add)(void *ctx, int32_t pid), void *ctx,
+			struct kmag_err *err)
 {
 	const char *p = spec;
 
@@ -80,12 +81,27 @@ int kmag_filter_add_pids(struct kmag_filter *f, const char *spec, struct kmag_er
 			return kmag_err_set(err, EINVAL,
 					    "invalid pid list \"%s\" (expected numbers separated by commas, e.g. 123,456)",
 					    spec);
-		if (!u64map_upsert(&f->pids, (uint64_t)v, 1, NULL))
+		if (add(ctx, (int32_t)v))
 			return kmag_err_set(err, ENOMEM, "out of memory");
 		p = *end ? end + 1 : end;
 	}
-	f->has_pids = true;
 	return 0;
+}
+
+static int filter_add_pid(void *ctx, int32_t pid)
+{
+	struct kmag_filter *f = ctx;
+
+	return u64map_upsert(&f->pids, (uint64_t)pid, 1, NULL) ? 0 : -ENOMEM;
+}
+
+int kmag_filter_add_pids(struct kmag_filter *f, const char *spec, struct kmag_err *err)
+{
+	int ret = kmag_pid_list_parse(spec, filter_add_pid, f, err);
+
+	if (!ret)
+		f->has_pids = true;
+	return ret;
 }
 
 int kmag_filter_add_comms(struct kmag_filter *f, const char *spec, struct kmag_err *err)

@@ -36,7 +36,7 @@ while IFS='|' read -r opt cmds bad msg; do
 done <<'TABLE'
 --cpu|report visualize flame html diff export replay record|3-1|invalid CPU list "3-1" (expected e.g. 0-3,8)
 --cpu|report visualize flame html diff export replay record|x|invalid CPU list "x" (expected e.g. 0-3,8)
---pid|report visualize flame html diff export replay|x|invalid pid list "x" (expected numbers separated by commas, e.g. 123,456)
+--pid|report visualize flame html diff export replay record|x|invalid pid list "x" (expected numbers separated by commas, e.g. 123,456)
 --comm|report visualize flame html diff export replay||empty command-name list
 --time|report visualize flame html diff export replay|x|invalid time range "x" (expected START,END in seconds as printed by report, e.g. 6.30,6.35; prefix both with + to count from the first event: +0.5,+1)
 --reader|report visualize flame html diff export replay|x|unknown reader "x" (choose auto, builtin or libtracecmd)
