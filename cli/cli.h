@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kmag/callgraph.h"
@@ -358,6 +359,42 @@ int cli_format_check(const char *cmd, const char *option, const char *format);
  */
 int cli_output_format(const char *cmd, const char *path, const char *supported,
 		      const char **format);
+
+/*
+ * The live line on a terminal and its numbers (cli/progress.c), shared by
+ * record's line and the progress of reading a trace.
+ */
+/* 1234567 -> "1.2 MB" (powers of 1000) */
+void cli_human_bytes(char *buf, size_t size, double b);
+/* 1234567 -> "1.23M" */
+void cli_human_count(char *buf, size_t size, double n);
+/* 1234567 -> "1,234,567" */
+void cli_group_digits(char *buf, size_t size, uint64_t n);
+
+struct cli_live {
+	double last_t;		/* time and count of the last rate sample */
+	uint64_t last_n;
+	double rate;		/* per second, over the last 0.5 s or more */
+	bool have_rate;
+	bool shown;		/* the line is on the terminal */
+};
+/* Updates @lv's rate with count @n at time @t (seconds); returns whether a rate is known. */
+bool cli_live_rate(struct cli_live *lv, double t, uint64_t n);
+/* Replaces the live line on stderr with "kmag: <fmt ...>" (no newline). */
+void cli_live_show(struct cli_live *lv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Erases the live line, if shown, so normal output starts on a clean line. */
+void cli_live_clear(struct cli_live *lv);
+
+/* Whether reading a trace may show its progress line (stderr is a terminal); set by main(). */
+void cli_progress_init(bool stderr_tty);
+/*
+ * kmag_trace_read() with, on a terminal, a progress line "reading NAME: 2.1 s,
+ * 40.1 MB of 96.0 MB, 1.20M events, 570k events/s" once reading takes longer
+ * than 1 s (KMAG_PROGRESS_AFTER_MS overrides the delay, for tests), erased
+ * before returning. @name is the input as the user named it.
+ */
+int cli_trace_read(struct kmag_trace *t, const char *name, kmag_event_fn fn, void *ctx,
+		   struct kmag_err *err);
 
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);

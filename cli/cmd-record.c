@@ -196,80 +196,22 @@ static void note_to_stderr(void *ctx, const char *msg)
 	fprintf(stderr, "kmag: %s\n", msg);
 }
 
-static void human_bytes(char *buf, size_t size, double b)
-{
-	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
-	int u = 0;
-
-	while (b >= 1000 && u < 4) {
-		b /= 1000;
-		u++;
-	}
-	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
-}
-
-static void human_count(char *buf, size_t size, double n)
-{
-	if (n >= 1e9)
-		snprintf(buf, size, "%.2fG", n / 1e9);
-	else if (n >= 1e6)
-		snprintf(buf, size, "%.2fM", n / 1e6);
-	else if (n >= 1e4)
-		snprintf(buf, size, "%.1fk", n / 1e3);
-	else
-		snprintf(buf, size, "%.0f", n);
-}
-
-/* 1234567 -> "1,234,567" */
-static void group_digits(char *buf, size_t size, uint64_t n)
-{
-	char raw[32];
-	size_t len, i, o = 0;
-
-	snprintf(raw, sizeof(raw), "%" PRIu64, n);
-	len = strlen(raw);
-	for (i = 0; i < len && o + 2 < size; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = raw[i];
-	}
-	buf[o] = '\0';
-}
-
-struct live {
-	double last_t;
-	uint64_t last_events;
-	double rate;
-	bool have_rate;
-	bool shown;
-};
-
-static void show_progress(struct live *lv, const struct kmag_rec_progress *p, double limit)
+static void show_progress(struct cli_live *lv, const struct kmag_rec_progress *p, double limit)
 {
 	char total[32] = "", bytes[32], rate[48] = "", lost[32];
-	double dt = p->elapsed - lv->last_t;
 
-	/* the rate over the last half second or more */
-	if (dt >= 0.5) {
-		lv->rate = (double)(p->events - lv->last_events) / dt;
-		lv->last_t = p->elapsed;
-		lv->last_events = p->events;
-		lv->have_rate = true;
-	}
 	if (limit > 0)
 		snprintf(total, sizeof(total), " / %.0f s", limit);
-	human_bytes(bytes, sizeof(bytes), (double)p->bytes);
-	if (lv->have_rate) {
+	cli_human_bytes(bytes, sizeof(bytes), (double)p->bytes);
+	if (cli_live_rate(lv, p->elapsed, p->events)) {
 		char n[32];
 
-		human_count(n, sizeof(n), lv->rate);
+		cli_human_count(n, sizeof(n), lv->rate);
 		snprintf(rate, sizeof(rate), ", %s events/s", n);
 	}
-	human_count(lost, sizeof(lost), (double)p->lost);
-	fprintf(stderr, "\r\033[Kkmag: recording %.1f s%s, %s captured%s, lost %s", p->elapsed,
-		total, bytes, rate, lost);
-	fflush(stderr);
-	lv->shown = true;
+	cli_human_count(lost, sizeof(lost), (double)p->lost);
+	cli_live_show(lv, "recording %.1f s%s, %s captured%s, lost %s", p->elapsed, total, bytes,
+		      rate, lost);
 }
 
 static void print_summary(const struct kmag_record_opts *o, const struct kmag_rec_result *res)
@@ -277,8 +219,8 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 	char size[32], ev[32];
 	int i;
 
-	human_bytes(size, sizeof(size), (double)res->file_size);
-	group_digits(ev, sizeof(ev), res->events);
+	cli_human_bytes(size, sizeof(size), (double)res->file_size);
+	cli_group_digits(ev, sizeof(ev), res->events);
 	fprintf(stderr, "kmag: wrote %s: %s events, %s (trace.dat v%d%s), %.1f s\n", o->output, ev,
 		size, res->file_version, res->compressed ? ", zstd" : "",
 		res->duration);
@@ -288,12 +230,12 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 
 		if (!c->recorded)
 			continue;
-		group_digits(ev, sizeof(ev), c->events);
+		cli_group_digits(ev, sizeof(ev), c->events);
 		fprintf(stderr, "kmag:   CPU%d: %s events", c->cpu, ev);
 		if (lost) {
 			char l[32];
 
-			group_digits(l, sizeof(l), lost);
+			cli_group_digits(l, sizeof(l), lost);
 			fprintf(stderr, ", %s events lost (%.1f%%)", l,
 				100.0 * (double)lost / (double)(lost + c->events));
 		}
@@ -307,7 +249,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 			fprintf(stderr, "kmag: CPU%d: %" PRIu64 " events stayed in the kernel buffer (not drained)\n",
 				i, res->cpus[i].left);
 	if (res->lost) {
-		group_digits(ev, sizeof(ev), res->lost);
+		cli_group_digits(ev, sizeof(ev), res->lost);
 		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpu)\n",
 			ev);
 	}
@@ -592,7 +534,7 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 static void wait_for_end(const struct record_args *a, struct kmag_recorder *r, bool tty)
 {
 	struct kmag_rec_progress p;
-	struct live lv = { 0 };
+	struct cli_live lv = { 0 };
 
 	for (;;) {
 		struct timespec nap = { 0, 100 * 1000 * 1000 };
@@ -605,8 +547,7 @@ static void wait_for_end(const struct record_args *a, struct kmag_recorder *r, b
 			show_progress(&lv, &p, a->seconds);
 		nanosleep(&nap, NULL);
 	}
-	if (lv.shown)
-		fputs("\r\033[K", stderr);
+	cli_live_clear(&lv);
 }
 
 /* After the file is written: a full disk, the summary, the command's status. Returns the exit code. */

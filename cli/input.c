@@ -184,7 +184,7 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		ctx = g->filter;
 		snprintf(g->filters, sizeof(g->filters), "%s", kmag_filter_describe(g->filter));
 	}
-	ret = kmag_trace_read(g->trace, fn, ctx, &err);
+	ret = cli_trace_read(g->trace, g->path, fn, ctx, &err);
 	if (mindur) {
 		size_t n = strlen(g->filters);
 

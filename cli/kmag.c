@@ -83,6 +83,7 @@ static int run(int argc, char **argv)
 
 	cli.stdout_tty = isatty(STDOUT_FILENO);
 	cli.stderr_tty = isatty(STDERR_FILENO);
+	cli_progress_init(cli.stderr_tty);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);

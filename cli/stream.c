@@ -60,7 +60,7 @@ int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx)
 		fn = kmag_filter_event_fn;
 		ctx = s->filter;
 	}
-	ret = kmag_trace_read(s->trace, fn, ctx, &err);
+	ret = cli_trace_read(s->trace, s->path, fn, ctx, &err);
 	if (ret < 0 && err.code)
 		return cli_lib_error(&err, "cannot read the trace");
 	if (ret == -ENOMEM)

@@ -106,6 +106,22 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
  */
 int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct kmag_err *err);
 
+/* How far kmag_trace_read() has come, for a progress display. */
+struct kmag_trace_progress {
+	uint64_t events;	/* records delivered so far */
+	uint64_t bytes;		/* bytes of the file read so far; 0 when the reader cannot tell
+				   (--reader libtracecmd) */
+	uint64_t size;		/* size of the file in bytes */
+};
+typedef void (*kmag_trace_progress_fn)(const struct kmag_trace_progress *p, void *ctx);
+
+/*
+ * Makes kmag_trace_read() call @fn (NULL: no more) every few thousand events
+ * with the counts so far, and once at the end. The library never prints: the
+ * caller decides what to show. @ctx is borrowed. Call before kmag_trace_read().
+ */
+void kmag_trace_set_progress(struct kmag_trace *t, kmag_trace_progress_fn fn, void *ctx);
+
 /* Facts about the input; borrowed, valid until kmag_trace_close(). */
 const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
 /* The trace's function-name table; borrowed, valid until kmag_trace_close(). */

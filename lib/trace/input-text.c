@@ -83,6 +83,7 @@ static char *next_line(struct text_input *in, size_t *len_out, int *ret)
 		if (n == 0)
 			in->eof = true;
 		in->len += (size_t)n;
+		in->bytes_read += (uint64_t)n;
 	}
 }
 
@@ -490,10 +491,18 @@ static void text_close(struct kmag_trace *t)
 	t->priv = NULL;
 }
 
+static uint64_t text_bytes_read(const struct kmag_trace *t)
+{
+	const struct text_input *in = t->priv;
+
+	return in ? in->bytes_read : 0;
+}
+
 const struct kmag_input_ops kmag__input_text = {
 	.name = "ftrace text",
 	.read = text_read,
 	.close = text_close,
+	.bytes_read = text_bytes_read,
 };
 
 /* Decides format and tracer from the first lines; rewinds afterwards. */

@@ -19,6 +19,7 @@ struct text_input {
 	char *buf;
 	size_t len, pos, cap;
 	bool eof;
+	uint64_t bytes_read;	/* for the progress hook */
 	uint64_t lineno;
 	enum kmag_tracer header_tracer;	/* from "# tracer:", else UNKNOWN */
 	struct cpu_state *cpus;

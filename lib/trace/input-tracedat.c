@@ -426,11 +426,19 @@ static struct tep_event *tracedat_event_format(struct kmag_trace *t, int id)
 	return in ? kmag__decoder_event(&in->dec, id) : NULL;
 }
 
+static uint64_t tracedat_bytes_read(const struct kmag_trace *t)
+{
+	const struct tracedat_input *in = t->priv;
+
+	return in ? in->td.bytes_read : 0;
+}
+
 const struct kmag_input_ops kmag__input_tracedat = {
 	.name = "trace.dat (built-in)",
 	.read = tracedat_read,
 	.close = tracedat_close,
 	.event_format = tracedat_event_format,
+	.bytes_read = tracedat_bytes_read,
 };
 
 static int setup_tep(struct tracedat_input *in, struct kmag_err *err)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace-common.c - the reader state every input fills: per-CPU info slots,
- * the pid -> comm table, and the recorder's per-CPU stats text.
+ * the pid -> comm table, the recorder's per-CPU stats text, and the progress hook.
  */
 #define PR_DOMAIN "trace"
 #include <stdio.h>
@@ -107,4 +107,15 @@ void kmag__parse_cpu_stats(struct kmag_cpu_info *ci, const char *text)
 	ci->stat_overrun = stat_value(text, "overrun");
 	ci->stat_commit_overrun = stat_value(text, "commit overrun");
 	ci->stat_dropped = stat_value(text, "dropped events");
+}
+
+void kmag__trace_progress(struct kmag_trace *t)
+{
+	struct kmag_trace_progress p = {
+		.events = t->info.events,
+		.bytes = t->ops->bytes_read ? t->ops->bytes_read(t) : 0,
+		.size = t->file_size,
+	};
+
+	t->progress(&p, t->progress_ctx);
 }

@@ -19,6 +19,8 @@ struct kmag_input_ops {
 	void (*close)(struct kmag_trace *t);
 	/* The parsed format of event @id, or NULL (optional: text inputs have none). */
 	struct tep_event *(*event_format)(struct kmag_trace *t, int id);
+	/* Bytes of the file read so far, for the progress hook (optional: 0 when unknown). */
+	uint64_t (*bytes_read)(const struct kmag_trace *t);
 };
 
 struct tep_event;
@@ -42,7 +44,17 @@ struct kmag_trace {
 	/* the consumer during kmag_trace_read() */
 	kmag_event_fn fn;
 	void *fn_ctx;
+
+	/* kmag_trace_set_progress() */
+	kmag_trace_progress_fn progress;
+	void *progress_ctx;
+	uint64_t file_size;
 };
+
+/* Events between two calls of the progress hook (a power of two). */
+#define KMAG__PROGRESS_EVERY 8192u
+/* Calls the progress hook with the counts so far. */
+void kmag__trace_progress(struct kmag_trace *t);
 
 /* Makes sure CPU @cpu has an info slot; returns it or NULL on ENOMEM. */
 struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu);
@@ -74,6 +86,8 @@ static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_ev
 		}
 	} else {
 		t->info.events++;
+		if (t->progress && !(t->info.events & (KMAG__PROGRESS_EVERY - 1)))
+			kmag__trace_progress(t);
 		if (ci) {
 			ci->events++;
 			if (ev->ts != KMAG_TS_NONE) {

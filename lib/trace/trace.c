@@ -107,6 +107,7 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 	}
 	if (opts)
 		t->opts = *opts;
+	t->file_size = (uint64_t)st.st_size;
 	u64map_init(&t->comms);
 	t->info.first_ts = KMAG_TS_NONE;
 	t->info.last_ts = KMAG_TS_NONE;
@@ -143,6 +144,8 @@ int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct km
 	t->fn = fn;
 	t->fn_ctx = ctx;
 	ret = t->ops->read(t, err);
+	if (t->progress)
+		kmag__trace_progress(t);
 
 	/* totals over CPUs */
 	t->info.lost = t->info.lost_unattributed;
@@ -167,6 +170,12 @@ int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct km
 			t->info.last_ts = ci->last_ts;
 	}
 	return ret;
+}
+
+void kmag_trace_set_progress(struct kmag_trace *t, kmag_trace_progress_fn fn, void *ctx)
+{
+	t->progress = fn;
+	t->progress_ctx = ctx;
 }
 
 const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t)

@@ -36,6 +36,7 @@ int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t of
 			return kmag_err_set(err, EINVAL, "truncated trace.dat: file ended inside %s",
 					    what);
 		p += n;
+		td->bytes_read += (uint64_t)n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}

@@ -49,6 +49,7 @@ struct td_buffer {
 struct tracedat {
 	int fd;
 	uint64_t file_size;
+	uint64_t bytes_read;	/* by kmag__tracedat_pread(), for the progress hook */
 	int version;		/* 6 or 7 */
 	bool big_endian;	/* file byte order */
 	bool swap;		/* file byte order differs from the host */
