@@ -30,6 +30,7 @@ static const char export_usage[] =
 	"  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n"
 	"\n"
 	"Options:\n"
+	"  -F, --format FMT          one of the formats above\n"
 	"  -o, --output PATH         output file (default: standard output); without -F,\n"
 	"                            a name ending .csv, .json, .dot or .folded picks\n"
 	"                            the format (.json: json)\n"

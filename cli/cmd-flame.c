@@ -27,7 +27,7 @@ static const char flame_usage[] =
 	"                            speedscope, inferno; \"-\" = stdout). Without -o, only\n"
 	"                            the folded stacks are written\n"
 	"  -w, --weight time|calls   frame width: time spent (default) or number of calls\n"
-	"      --reverse             merge stacks from the leaf: who calls the hot functions\n"
+	"      --reverse, --inverted merge stacks from the leaf: who calls the hot functions\n"
 	"      --icicle              draw the outermost frame at the top\n"
 	"      --per pid|comm        one base frame per task (\"comm-pid\") or command name\n"
 	"      --title TEXT          heading of the SVG\n"
