@@ -259,17 +259,10 @@ static void put_duration(struct kmag_calltree *c, uint64_t ns)
 	put(c, " | ", 3);
 }
 
-/*
- * The error code in a return value, or 0: as the kernel's funcgraph-retval
- * reads it (print_graph_retval()), a 32-bit negative value with the upper
- * half of the register clear is an int function's error.
- */
+/* The error code in a return value, or 0 (kmag_call_errno()). */
 static int64_t errno_of(const struct kmag_call *call)
 {
-	uint64_t v = (uint64_t)call->retval;
-	int64_t e = (v & 0x80000000u) && !(v >> 32) ? (int64_t)(int32_t)(uint32_t)v : call->retval;
-
-	return call->has_retval && e < 0 && e >= -4095 ? e : 0;
+	return call->has_retval ? kmag_call_errno(call->retval) : 0;
 }
 
 static bool is_errno(const struct kmag_call *call)

@@ -93,6 +93,20 @@ static inline uint64_t kmag_call_self(const struct kmag_call *c)
 }
 
 /*
+ * The error code a call returned, or 0: as the kernel's funcgraph-retval
+ * reads it (print_graph_retval()), a value in [-4095, -1], or a 32-bit
+ * negative value with the upper half of the register clear (an int
+ * function's error).
+ */
+static inline int64_t kmag_call_errno(int64_t retval)
+{
+	uint64_t v = (uint64_t)retval;
+	int64_t e = (v & 0x80000000u) && !(v >> 32) ? (int64_t)(int32_t)(uint32_t)v : retval;
+
+	return e < 0 && e >= -4095 ? e : 0;
+}
+
+/*
  * A subscriber. Each hook may be NULL; each returns 0 or -errno to stop the
  * replay. @data is the subscriber's own @data_size bytes kept with each open
  * call (zeroed when the call opens), @parent/@parent_data the calling call's
