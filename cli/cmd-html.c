@@ -6,8 +6,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/callsample.h"
 #include "kmag/render/explore.h"
 #include "kmag/report.h"
+
+#define KMAG_STR_(x) #x
+#define KMAG_STR(x) KMAG_STR_(x)
+
+/* The Calls view's sample subscribes to the graph's replay before the first event. */
+static int calls_with_graph(void *ctx, struct kmag_cg *cg)
+{
+	return kmag_callsample_subscribe(ctx, kmag_cg_replay(cg)) ? cli_error("out of memory") : 0;
+}
 
 static const char html_usage[] =
 	"Usage: kmag html [options] [FILE]\n"
@@ -15,6 +25,10 @@ static const char html_usage[] =
 	"Write one self-contained HTML page (no network needed) to explore a trace\n"
 	"(default ./trace.dat): search a function, see its callers and callees as a\n"
 	"graph, walk the graph by clicking, and sort and filter the function table.\n"
+	"Its Calls view lists a function's individual calls (function_graph traces)\n"
+	"and opens each one's call tree: per function the " KMAG_STR(KMAG_CALLSAMPLE_SLOWEST) " slowest, the first\n"
+	KMAG_STR(KMAG_CALLSAMPLE_FAILING) " that returned an error and the first " KMAG_STR(KMAG_CALLSAMPLE_FIRST) " calls, trees of up to\n"
+	KMAG_STR(KMAG_CALLSAMPLE_TREE_MAX) " calls, " KMAG_STR(KMAG_CALLSAMPLE_BUDGET) " calls in all trees at most (the page says what it kept).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output PATH         the page (default kmag.html; \"-\" = stdout)\n"
@@ -46,11 +60,16 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
 				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	struct kmag_explore x = { 0 };
+	struct kmag_callsample *calls = kmag_callsample_new(NULL);
 	struct cli_out o;
 	struct cli_graph g = { 0 };
 	int opt, ret;
 
 	(void)cli;
+	if (!calls)
+		return cli_error("out of memory");
+	in.with_graph = calls_with_graph;
+	in.with_graph_ctx = calls;
 	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -64,24 +83,34 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(html_usage, stdout);
+			kmag_callsample_free(calls);
 			return EXIT_OK;
 		default:
 			ret = cli_shared_option("html", opt, argv,
 						&(struct cli_shared){ .in = &in, .sm = &sm });
-			if (ret)
+			if (ret) {
+				kmag_callsample_free(calls);
 				return ret;
+			}
 			break;
 		}
 	}
-	if ((ret = cli_input_arg("html", argc, argv, &in)))
+	if ((ret = cli_input_arg("html", argc, argv, &in)) ||
+	    /* the output's name and what is written agree (cli/formats.c) */
+	    (ret = cli_output_format("html", output, "html", &(const char *){ "html" }))) {
+		kmag_callsample_free(calls);
 		return ret;
-	/* the output's name and what is written agree (cli/formats.c) */
-	if ((ret = cli_output_format("html", output, "html", &(const char *){ "html" })))
-		return ret;
+	}
 
 	ret = cli_load_graph("html", &in, &g);
 	if (ret)
 		goto out;
+	if (kmag_callsample_finish(calls)) {
+		ret = cli_error("out of memory");
+		goto out;
+	}
+	x.calls = calls;
+	x.trace = g.trace;
 	if (cli_probe_hits_any(&ph)) {
 		x.probe_hits = cli_probe_hits_of;
 		x.probe_hits_ctx = &ph;
@@ -119,6 +148,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		cli_warn_lost(x.info);
 	}
 out:
+	kmag_callsample_free(calls);
 	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sm);
 	cli_graph_release(&g);

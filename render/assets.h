@@ -16,6 +16,7 @@ KMAG_ASSET(flame_js);
 KMAG_ASSET(explorer_html);
 KMAG_ASSET(explorer_css);
 KMAG_ASSET(explorer_graph_js);
+KMAG_ASSET(explorer_calls_js);
 KMAG_ASSET(explorer_js);
 
 #undef KMAG_ASSET

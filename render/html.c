@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "assets.h"
+#include "html-calls.h"
 #include "kmag/cgview.h"
 #include "kmag/render/explore.h"
 #include "kmag/outfile.h"
@@ -392,6 +393,12 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 			fprintf(out, "%s%d", i ? "," : "", (int)e[sh.edge[i]].status);
 		fputc(']', out);
 	}
+	if (x->calls && !x->diff) {
+		struct html_calls_ctx cc = { .x = x, .new_of = sh.new_of, .nr_shown = sh.nr_fn };
+
+		if ((ret = html_calls_write(out, &cc)))
+			goto out;
+	}
 	fputs("}", out);
 out:
 	kmag_symtab_free(files.index);
@@ -446,6 +453,8 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 		else if (key == 2 && !strncmp(m + 2, "JS", 2)) {
 			render_fput_bytes(out, kmag_asset_explorer_graph_js,
 					  kmag_asset_explorer_graph_js_len);
+			render_fput_bytes(out, kmag_asset_explorer_calls_js,
+					  kmag_asset_explorer_calls_js_len);
 			render_fput_bytes(out, kmag_asset_explorer_js, kmag_asset_explorer_js_len);
 		} else if (key == 4 && !strncmp(m + 2, "DATA", 4))
 			ret = write_data(out, x);

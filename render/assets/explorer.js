@@ -2,11 +2,12 @@
 // explorer.js - kmag's interactive call-graph page: reads the embedded data,
 // fills the header (trace facts, lost events, filters), and wires the search
 // with completion, the details of the focused function, the neighbourhood
-// graph (explorer-graph.js) and the sortable, filterable function table.
+// graph (explorer-graph.js), the sortable, filterable function table and the
+// Calls view (explorer-calls.js).
 // Everything is built with textContent/setAttribute: names are never markup.
 "use strict";
 (function () {
-	var D, G, N, diff, view, current = -1;
+	var D, G, N, diff, view, calls, current = -1;
 	var STATUS = ["same", "grew", "shrank", "added", "removed"];
 
 	function $(id) { return document.getElementById(id); }
@@ -399,6 +400,7 @@
 		details(v);
 		drawGraph();
 		markRow();
+		calls.show(v);
 		document.title = G.name[v] + " \u2014 " + $("page-title").textContent;
 	}
 
@@ -550,6 +552,33 @@
 		markRow();
 	}
 
+	// Brings function @v's row into the table (clearing filters that hide it) and into view.
+	function reveal(v) {
+		if (table.rows.indexOf(v) < 0) {
+			$("name-filter").value = "";
+			$("path-filter").value = "";
+			$("status-filter").value = "";
+			refreshTable();
+		}
+		var i = table.rows.indexOf(v);
+		while (i >= table.shown)
+			moreRows();
+		var tr = table.rowOf.get(v);
+		if (tr)
+			tr.scrollIntoView({ block: "center" });
+	}
+
+	// A link to @v from the Calls view: focus it, show the graph (or its table row).
+	function jump(v, toTable) {
+		go(v);
+		if (current !== v)
+			focus(v);
+		if (toTable)
+			reveal(v);
+		else
+			$("view").scrollIntoView({ block: "nearest" });
+	}
+
 	// Highlights the focused function's row (rows are looked up, not scanned).
 	function markRow() {
 		if (table.marked)
@@ -637,6 +666,7 @@
 		});
 		window.addEventListener("resize", function () { view.fit(false); });
 		setupTable();
+		calls = KC.setup(D, { $: $, make: make, fmtNs: fmtNs, fmtCount: fmtCount, jump: jump });
 		tm.table = performance.now();
 		if (N) {
 			var v = startNode();

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // pages.test.js - drives Debian's chromium (through playwright-core) over the
 // pages kmag writes: the HTML explorer of a function_graph fixture, a diff
-// page, a page of a trace with markup in a function name, and the flame-graph
-// SVG. Every page is opened from file:// with the network blocked; any
+// page, a page of a trace with markup in a function name, the flame-graph
+// SVG, and the explorer's Calls view (calls.test.js). Every page is opened from file:// with the network blocked; any
 // console error, page error, dialog or non-file request fails the test.
 // Output is TAP. Screenshots go to $KMAG_SHOTS (to look at).
 //
@@ -15,6 +15,7 @@ const os = require("os");
 const path = require("path");
 const { execFileSync } = require("child_process");
 const { chromium } = require(path.join(process.env.KMAG_NODE_MODULES, "playwright-core"));
+const testCalls = require("./calls.test.js");
 
 let n = 0, failed = 0;
 function ok(cond, desc, detail) {
@@ -315,6 +316,7 @@ async function main() {
 		await testProbes(ctx);
 		await testDiff(ctx);
 		await testFlame(ctx);
+		await testCalls({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL, writeEvilTrace }, ctx);
 	} catch (e) {
 		ok(false, "the browser tests ran to the end", e.stack);
 	} finally {

@@ -59,6 +59,8 @@ int main(void)
 	GOOD(fz_check_html, "<html><script>var a = \"\\u003c/script>\";</script></html>");
 	BAD(fz_check_html, "<html><script>var a = \"</script>\";</script></html>");
 	BAD(fz_check_html, "<html><script>var a;</html>");
+	GOOD(fz_check_html, "<script type=\"application/json\" id=\"kmag-data\">{\"a\":[1,-1]}</script>");
+	BAD(fz_check_html, "<script type=\"application/json\" id=\"kmag-data\">{\"a\":[1,]}</script>");
 	printf("1..%d\n", n);
 	return failed;
 }

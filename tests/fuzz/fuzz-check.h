@@ -388,10 +388,15 @@ static inline const char *fz_check_xml(const char *s, size_t n)
 	return roots == 1 ? NULL : "XML: not exactly one root element";
 }
 
-/* HTML page: every <script> closes exactly once, so no name closes one early. */
+/*
+ * HTML page: every <script> closes exactly once, so no name closes one early;
+ * the explorer's data element (id="kmag-data") holds one JSON document.
+ */
 static inline const char *fz_check_html(const char *s, size_t n)
 {
+	static const char data[] = "id=\"kmag-data\">";
 	size_t open = 0, close = 0, i;
+	const char *d = memmem(s, n, data, sizeof(data) - 1), *end;
 
 	for (i = 0; i + 8 <= n; i++) {
 		if (s[i] != '<')
@@ -405,7 +410,15 @@ static inline const char *fz_check_html(const char *s, size_t n)
 	}
 	if (memchr(s, '\0', n))
 		return "HTML: NUL byte";
-	return open == close ? NULL : "HTML: a <script> is not closed";
+	if (open != close)
+		return "HTML: a <script> is not closed";
+	if (d) {
+		d += sizeof(data) - 1;
+		end = memmem(d, n - (size_t)(d - s), "</script>", 9);
+		if (!end || fz_check_json(d, (size_t)(end - d)))
+			return "HTML: the page's data is not one JSON document";
+	}
+	return NULL;
 }
 
 #endif

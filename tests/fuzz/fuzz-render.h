@@ -25,6 +25,7 @@
 #include "config.h"
 #include "fuzz-check.h"
 #include "fuzz-common.h"
+#include "kmag/callsample.h"
 #include "kmag/cgdiff.h"
 #include "kmag/cgview.h"
 #include "kmag/durations.h"
@@ -175,10 +176,11 @@ static inline void fz_pictures(const struct kmag_cg *cg, struct kmag_trace *t)
 
 /* The explorer page of the graph, and the diff of the graph against @other. */
 static inline void fz_pages(const struct kmag_cg *cg, struct kmag_trace *t,
-			    const struct kmag_cg *other, const struct kmag_symtab *ost)
+			    const struct kmag_cg *other, const struct kmag_symtab *ost,
+			    const struct kmag_callsample *calls)
 {
 	struct kmag_explore x = { .cg = cg, .st = kmag_trace_symtab(t), .info = kmag_trace_info(t),
-				  .input = "</script><x>&amp;" };
+				  .input = "</script><x>&amp;", .calls = calls, .trace = t };
 	struct kmag_cgdiff *d;
 
 	fz_render("explorer", fz_explore, &x, fz_check_html);
@@ -243,6 +245,9 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	struct kmag_err err = { 0 };
 	struct kmag_trace *t = kmag_trace_open(path, &topts, &err);
 	struct kmag_slowest *slow = NULL;
+	struct kmag_callsample_opts so = { .slowest = 3, .failing = 3, .first = 2, .tree_max = 8,
+					   .budget = 64 };
+	struct kmag_callsample *calls = kmag_callsample_new(&so);
 	struct fz_tee tee = { 0 };
 	char *cbuf = NULL;
 	size_t clen = 0;
@@ -252,7 +257,8 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 		return;
 	tee.cg = kmag_cg_new(&copts);
 	slow = kmag_slowest_new(5);
-	if (!tee.cg || !slow || kmag_slowest_subscribe(slow, kmag_cg_replay(tee.cg)))
+	if (!tee.cg || !slow || kmag_slowest_subscribe(slow, kmag_cg_replay(tee.cg)) || !calls ||
+	    kmag_callsample_subscribe(calls, kmag_cg_replay(tee.cg)))
 		goto out;
 	if (kmag_trace_info(t)->tracer != KMAG_TRACER_FUNCTION && (cf = open_memstream(&cbuf, &clen))) {
 		struct kmag_chrome_opts co = { .stream = cf, .source = "src\"</script>" };
@@ -275,6 +281,8 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 		}
 	}
 	kmag_slowest_finish(slow);
+	if (kmag_callsample_finish(calls))
+		goto out;
 	{
 		struct fz_slowest s = { slow, kmag_trace_symtab(t), t };
 
@@ -283,9 +291,9 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	}
 	fz_reports(tee.cg, t);
 	fz_pictures(tee.cg, t);
-	fz_pages(tee.cg, t, tee.cg, kmag_trace_symtab(t));
+	fz_pages(tee.cg, t, tee.cg, kmag_trace_symtab(t), calls);
 	if (other)
-		fz_pages(tee.cg, t, other, kmag_trace_symtab(t));
+		fz_pages(tee.cg, t, other, kmag_trace_symtab(t), NULL);
 	fz_flames(tee.cg, t);
 out:
 	kmag_chrome_free(tee.chrome);
@@ -293,6 +301,7 @@ out:
 		fclose(cf);
 	free(cbuf);
 	kmag_slowest_free(slow);
+	kmag_callsample_free(calls);
 	kmag_cg_free(tee.cg);
 	kmag_trace_close(t);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "../callgraph.h"
+#include "../callsample.h"
 #include "../cgdiff.h"
 #include "../kmag.h"
 #include "../symtab.h"
@@ -57,6 +58,13 @@ struct kmag_explore {
 	/* Optional: hits of dynamic probes on a function (graph pages only). */
 	uint64_t (*probe_hits)(void *ctx, kmag_func_t func);
 	void *probe_hits_ctx;
+	/*
+	 * Optional (graph pages only): the Calls view's sampled calls with their
+	 * trees, finished (kmag_callsample_finish()), and the trace for the
+	 * tasks' names (may be NULL).
+	 */
+	const struct kmag_callsample *calls;
+	const struct kmag_trace *trace;
 };
 
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */
