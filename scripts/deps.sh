@@ -11,7 +11,7 @@ build_pkgs=(gcc pkg-config meson ninja-build
 	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc)
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
-	clang libclang-rt-dev valgrind elfutils binutils)
+	clang libclang-rt-dev valgrind elfutils binutils zsh)
 # explorer/flame/diff tests: Graphviz's dot, and the browser tests (Debian's
 # chromium driven by playwright-core, which the test installs with npm ci)
 test_pkgs+=(graphviz chromium)
