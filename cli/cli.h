@@ -407,5 +407,6 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
 int cmd_stack(struct kmag_cli *cli, int argc, char **argv);
 int cmd_replay(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
+int cmd_merge(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "kmag/report.h"
 #include "kmag/durations.h"
+#include "kmag/profile.h"
 
 int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in)
 {
@@ -116,6 +117,40 @@ static int tap_then_graph(const struct kmag_event *ev, void *ctx)
 	return ret ? ret : kmag_cg_event_fn(ev, c->cg);
 }
 
+/*
+ * A profile (report --format json, kmag merge output) holds sums, no events:
+ * the options that choose events or follow call paths cannot apply. Returns
+ * 0, or prints which option needs a trace and returns EXIT_ERR.
+ */
+static int profile_refuses(const char *cmd, const struct cli_input *in, const char *path)
+{
+	const char *opt = in->pids ? "--pid" : in->comms ? "--comm" : in->cpus ? "--cpu" :
+			  in->time ? "--time" : in->min_duration_ns ? "--min-duration" : NULL;
+
+	if (opt)
+		return cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's events",
+				 path, opt);
+	if (in->build_cct || in->with_graph)
+		return cli_error("%s is a profile (sums of calls per function and call edge): %s needs a trace's call paths here",
+				 path, cmd);
+	return 0;
+}
+
+/* The call graph of a profile: its sums, read at open. Returns 0 or an exit code (printed). */
+static int load_profile(const char *cmd, const struct cli_input *in, struct cli_graph *g)
+{
+	struct kmag_err err = { 0 };
+	int ret = profile_refuses(cmd, in, g->path);
+
+	if (ret)
+		return ret;
+	if (kmag_cg_load_profile(g->cg, g->trace, &err))
+		return cli_lib_error(&err, "cannot read the profile");
+	if (kmag_cg_finish(g->cg))
+		return cli_error("out of memory");
+	return 0;
+}
+
 int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g)
 {
 	struct tap_chain chain = { in->tap, in->tap_ctx, NULL };
@@ -158,6 +193,11 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 	if (!g->cg) {
 		cli_graph_release(g);
 		return cli_error("out of memory");
+	}
+	if (kmag_trace_info(g->trace)->format == KMAG_INPUT_PROFILE) {
+		if ((ret = load_profile(cmd, in, g)))
+			cli_graph_release(g);
+		return ret;
 	}
 	if (in->with_graph && (ret = in->with_graph(in->with_graph_ctx, g->cg))) {
 		cli_graph_release(g);

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
 	{ "replay", cmd_replay, "every call in time order, as a call tree per task (function_graph text, JSON)" },
 	{ "stack", cmd_stack, "the deepest kernel stack, frame by frame (the kernel's stack tracer)" },
+	{ "merge", cmd_merge, "sum many recordings' profiles (traces, report JSON) into one, for fleets" },
 };
 
 static void usage(FILE *out)

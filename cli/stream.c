@@ -38,6 +38,13 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 		cli_stream_close(s);
 		return ret;
 	}
+	/* the sums of a profile (cli_load_graph() reads them) are no events to stream */
+	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE) {
+		ret = cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's events",
+				s->path, cmd);
+		cli_stream_close(s);
+		return ret;
+	}
 	if (in->after_open) {
 		ret = in->after_open(in->after_open_ctx, s->trace);
 		if (ret) {

@@ -145,6 +145,19 @@ static void fmt_count(char *buf, size_t len, uint64_t v)
 	buf[o] = '\0';
 }
 
+/* A profile's recordings, for the header: "# events:  N in 3 recordings: a.dat, b.dat, c.json" */
+static void profile_sources(FILE *out, const struct kmag_trace_info *info, const char *events)
+{
+	size_t i;
+
+	fprintf(out, "# events:  %s in %zu recording%s", events, info->nr_sources,
+		info->nr_sources == 1 ? "" : "s");
+	for (i = 0; i < info->nr_sources && i < 8; i++)
+		fprintf(out, "%s%s", i ? ", " : ": ", info->sources[i].name);
+	if (i < info->nr_sources)
+		fprintf(out, " and %zu more", info->nr_sources - i);
+}
+
 static void header(FILE *out, const struct kmag_report *r)
 {
 	const struct kmag_trace_info *info = r->info;
@@ -165,7 +178,11 @@ static void header(FILE *out, const struct kmag_report *r)
 	if (info->uname)
 		fprintf(out, "# kernel:  %s\n", info->uname);
 	fmt_count(a, sizeof(a), info->events);
-	fprintf(out, "# events:  %s on %d CPU%s", a, info->nr_cpus, info->nr_cpus == 1 ? "" : "s");
+	if (info->format == KMAG_INPUT_PROFILE)
+		profile_sources(out, info, a);
+	else
+		fprintf(out, "# events:  %s on %d CPU%s", a, info->nr_cpus,
+			info->nr_cpus == 1 ? "" : "s");
 	if (info->nr_cpus > 1 && info->nr_cpus <= 64) {
 		fputs(" (", out);
 		for (i = 0; i < info->nr_cpus; i++) {
@@ -359,7 +376,7 @@ static void json_function(FILE *out, const struct kmag_report *r, uint32_t node,
 
 	fputs("{\"name\": ", out);
 	kmag_fput_json_string(out, name_of(r, node));
-	fprintf(out, ", \"calls\": %" PRIu64, nd->st.calls);
+	fprintf(out, ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64, nd->st.calls, nd->st.timed);
 	json_time(out, "total_ns", &nd->st, KMAG_SORT_TOTAL, has_time);
 	json_time(out, "self_ns", &nd->st, KMAG_SORT_SELF, has_time);
 	json_time(out, "avg_ns", &nd->st, KMAG_SORT_AVG, has_time);
@@ -395,10 +412,67 @@ static void json_edge(FILE *out, const struct kmag_report *r, const struct kmag_
 	kmag_fput_json_string(out, name_of(r, e->caller));
 	fputs(", \"callee\": ", out);
 	kmag_fput_json_string(out, name_of(r, e->callee));
-	fprintf(out, ", \"calls\": %" PRIu64, e->st.calls);
+	fprintf(out, ", \"calls\": %" PRIu64 ", \"timed\": %" PRIu64, e->st.calls, e->st.timed);
 	json_time(out, "total_ns", &e->st, KMAG_SORT_TOTAL, has_time);
+	json_time(out, "self_ns", &e->st, KMAG_SORT_SELF, has_time);
+	json_time(out, "min_ns", &e->st, KMAG_SORT_MIN, has_time);
+	json_time(out, "max_ns", &e->st, KMAG_SORT_MAX, has_time);
 	fprintf(out, ", \"incomplete\": %" PRIu64 ", \"interrupt\": %s}", e->st.incomplete,
 		e->flags & KMAG_EDGE_IRQ ? "true" : "false");
+}
+
+static void json_str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		kmag_fput_json_string(out, s);
+	else
+		fputs("null", out);
+}
+
+static void json_source(FILE *out, const struct kmag_trace_source *src)
+{
+	char rel[128];
+
+	fputs("{\"name\": ", out);
+	kmag_fput_json_string(out, src->name);
+	fputs(", \"kernel\": ", out);
+	/* the release, the uname's third word ("Linux host 6.1.0-56-amd64 x86_64") */
+	json_str_or_null(out, src->uname && sscanf(src->uname, "%*s %*s %127s", rel) == 1 ? rel : NULL);
+	fputs(", \"uname\": ", out);
+	json_str_or_null(out, src->uname);
+	fputs(", \"tracer\": ", out);
+	json_str_or_null(out, src->tracer);
+	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
+		src->events, src->lost, src->calls);
+}
+
+/*
+ * What makes the JSON a profile that report, merge, visualize, html and diff
+ * read back (lib/trace/input-profile.c): the version, whether every function
+ * is listed, and the recordings summed into it (a trace: itself).
+ */
+static void json_profile_fields(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_trace_info *info = r->info;
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+	size_t n = kmag_cg_nr_nodes(r->cg), listed = 0, i;
+	struct kmag_trace_source self = { .name = r->input ? r->input : "-", .uname = info->uname,
+					  .tracer = kmag_tracer_name(info->tracer),
+					  .events = info->events, .lost = info->lost };
+
+	for (i = 0; i < n; i++) {
+		listed += listed_node(r, (uint32_t)i);
+		self.calls += nodes[i].st.calls;
+	}
+	fprintf(out, ", \"complete\": %s, \"sources\": [",
+		r->focus < 0 && (!r->limit || listed <= r->limit) ? "true" : "false");
+	if (!info->nr_sources)
+		json_source(out, &self);
+	for (i = 0; i < info->nr_sources; i++) {
+		fputs(i ? ", " : "", out);
+		json_source(out, &info->sources[i]);
+	}
+	fputc(']', out);
 }
 
 int kmag_report_json(FILE *out, const struct kmag_report *r)
@@ -419,6 +493,10 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 	kmag_fput_json_string(out, kmag_input_format_name(info->format));
 	fputs(", \"tracer\": ", out);
 	kmag_fput_json_string(out, kmag_tracer_name(info->tracer));
+	fputs(", \"kmag_profile\": 1, \"uname\": ", out);
+	json_str_or_null(out, info->uname);
+	fprintf(out, ", \"has_time\": %s, \"has_stacks\": %s", has_time ? "true" : "false",
+		sum->has_stacks ? "true" : "false");
 	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64
 		     ", \"lost_events_unknown\": %s",
 		info->events, info->lost, info->lost_unknown ? "true" : "false");
@@ -467,6 +545,7 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 		fprintf(out, ", \"count\": %" PRIu64 "}", ec->count);
 	}
 	fputc(']', out);
+	json_profile_fields(out, r);
 
 	listed = calloc(n + 1, 1);
 	if (!listed)

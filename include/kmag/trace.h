@@ -7,6 +7,8 @@
  *   - trace.dat v6 and v7 (uncompressed or zstd), as written by trace-cmd and kmag
  *   - the ftrace "trace" file of the function and function_graph tracers
  *   - `trace-cmd report` text output of those tracers
+ *   - a kmag profile: `kmag report --format json` or `kmag merge` output (JSON
+ *     with "kmag_profile"): sums of calls, no events (kmag_cg_load_profile())
  */
 #ifndef KMAG_TRACE_H
 #define KMAG_TRACE_H
@@ -28,6 +30,7 @@ enum kmag_input_format {
 	KMAG_INPUT_TRACEDAT,		/* trace.dat binary */
 	KMAG_INPUT_FTRACE_TEXT,		/* tracefs "trace" file */
 	KMAG_INPUT_REPORT_TEXT,		/* `trace-cmd report` output */
+	KMAG_INPUT_PROFILE,		/* kmag profile JSON: sums, no events */
 };
 
 enum kmag_tracer {
@@ -57,6 +60,16 @@ struct kmag_cpu_info {
 	uint64_t first_ts, last_ts;	/* KMAG_TS_NONE when the CPU had no timed event */
 };
 
+/* One recording summed into a profile (kmag merge), as the profile names it. */
+struct kmag_trace_source {
+	const char *name;		/* the input as given to report or merge */
+	const char *uname;		/* recording kernel ("Linux host 6.1.0-56-amd64 x86_64"), or NULL */
+	const char *tracer;		/* "function_graph", ... */
+	uint64_t events;		/* records read from it */
+	uint64_t lost;			/* events it lost */
+	uint64_t calls;			/* function calls it counted */
+};
+
 struct kmag_trace_info {
 	enum kmag_input_format format;
 	enum kmag_tracer tracer;
@@ -77,6 +90,9 @@ struct kmag_trace_info {
 	bool lost_unknown;		/* some loss had no count */
 	uint64_t first_ts, last_ts;
 	const struct kmag_cpu_info *cpus;	/* nr_cpus entries */
+	/* A profile's recordings (KMAG_INPUT_PROFILE), else NULL and 0. */
+	const struct kmag_trace_source *sources;
+	size_t nr_sources;
 };
 
 struct kmag_trace_opts {

@@ -19,16 +19,7 @@
 #include "kmag/callgraph.h"
 #include "kmag/replay.h"
 #include "util/u64map.h"
-
-#define NONE32 UINT32_MAX
-
-/* A child call recorded under a placeholder frame, attributed once it is named. */
-struct pending {
-	uint32_t callee;	/* node index */
-	uint32_t next;		/* next pending of the same frame, NONE32 = end */
-	uint32_t edge_flags;
-	struct kmag_cg_stats st;
-};
+#include "callgraph-internal.h"
 
 /* The graph's data on each open call of the replay. */
 struct frame {
@@ -39,67 +30,6 @@ struct frame {
 	uint32_t cct;		/* calling-context node, 0 = none */
 	uint32_t last_callee, last_edge;	/* one-entry cache for repeated calls */
 };
-
-struct kmag_cg {
-	struct kmag_cg_opts opts;
-	struct kmag_cg_node *nodes;
-	size_t nr_nodes, cap_nodes;
-	uint32_t *node_of_func;		/* dense: func id -> node index */
-	size_t cap_node_of_func;
-	struct kmag_cg_edge *edges;
-	size_t nr_edges, cap_edges;
-	struct u64map edge_index;	/* caller << 32 | callee -> edge */
-	struct {
-		uint64_t key;		/* caller << 32 | callee, 0 = empty */
-		uint32_t edge;
-	} ecache[4096];			/* direct-mapped front of edge_index: the hot path */
-	uint32_t *out, *in;		/* adjacency, built by finish */
-
-	struct kmag_replay *replay;	/* owned; feeds the graph */
-
-	struct pending *pend;
-	size_t nr_pend, cap_pend;
-	uint32_t pend_free;		/* free list through next */
-
-	struct kmag_cct_node *cct;
-	size_t nr_cct, cap_cct;
-	struct u64map cct_index;	/* parent << 32 | func -> cct node */
-
-	struct kmag_cg_event_count *evcounts;
-	size_t nr_evcounts, cap_evcounts;
-	struct u64map evcount_index;	/* event name pointer -> evcounts index */
-
-	struct kmag_cg_summary sum;
-	bool finished;
-};
-
-static void stats_init(struct kmag_cg_stats *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->min_ns = UINT64_MAX;
-}
-
-static inline void stats_time(struct kmag_cg_stats *s, uint64_t dur)
-{
-	s->timed++;
-	if (dur < s->min_ns)
-		s->min_ns = dur;
-	if (dur > s->max_ns)
-		s->max_ns = dur;
-}
-
-static void stats_merge(struct kmag_cg_stats *d, const struct kmag_cg_stats *s)
-{
-	d->calls += s->calls;
-	d->timed += s->timed;
-	d->total_ns += s->total_ns;
-	d->self_ns += s->self_ns;
-	d->incomplete += s->incomplete;
-	if (s->min_ns < d->min_ns)
-		d->min_ns = s->min_ns;
-	if (s->max_ns > d->max_ns)
-		d->max_ns = s->max_ns;
-}
 
 static const struct kmag_replay_ops graph_ops;
 
@@ -153,12 +83,15 @@ void kmag_cg_free(struct kmag_cg *cg)
 	u64map_release(&cg->cct_index);
 	u64map_release(&cg->evcount_index);
 	free(cg->evcounts);
+	while (cg->nr_owned)
+		free(cg->owned[--cg->nr_owned]);
+	free(cg->owned);
 	free(cg);
 }
 
 /* ---- nodes and edges ---- */
 
-static uint32_t node_get(struct kmag_cg *cg, kmag_func_t func)
+uint32_t kmag__cg_node_get(struct kmag_cg *cg, kmag_func_t func)
 {
 	struct kmag_cg_node *n;
 	size_t i;
@@ -186,7 +119,7 @@ static uint32_t node_get(struct kmag_cg *cg, kmag_func_t func)
 	return (uint32_t)cg->nr_nodes++;
 }
 
-static uint32_t edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
+uint32_t kmag__cg_edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
 {
 	uint64_t key = (uint64_t)caller << 32 | callee;
 	size_t c = (size_t)((caller * 0x9e3779b1u) ^ callee) & (ARRAY_SIZE(cg->ecache) - 1);
@@ -286,7 +219,7 @@ static void pend_flush(struct kmag_cg *cg, struct frame *f, uint32_t named)
 
 		next = p->next;
 		if (named != NONE32) {
-			uint32_t e = edge_get(cg, named, p->callee);
+			uint32_t e = kmag__cg_edge_get(cg, named, p->callee);
 
 			if (e != NONE32) {
 				stats_merge(&cg->edges[e].st, &p->st);
@@ -322,7 +255,7 @@ static int count_edge(struct kmag_cg *cg, struct frame *f, uint32_t node, struct
 	if (pf->last_callee == node) {
 		e = pf->last_edge;
 	} else {
-		e = edge_get(cg, pf->node, node);
+		e = kmag__cg_edge_get(cg, pf->node, node);
 		if (e == NONE32)
 			return -ENOMEM;
 		pf->last_callee = node;
@@ -347,7 +280,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 	f->cct = cg->opts.build_cct ? cct_child(cg, parent_cct, call->func) : 0;
 	if (call->func == KMAG_FUNC_NONE)
 		return 0;	/* a placeholder: counted when its exit names it */
-	f->node = node_get(cg, call->func);
+	f->node = kmag__cg_node_get(cg, call->func);
 	if (f->node == NONE32)
 		return -ENOMEM;
 	cg->nodes[f->node].st.calls++;
@@ -365,7 +298,7 @@ static int on_named(void *ctx, const struct kmag_call *call, void *data,
 {
 	struct kmag_cg *cg = ctx;
 	struct frame *f = data, *pf = parent_data;
-	uint32_t node = node_get(cg, call->func);
+	uint32_t node = kmag__cg_node_get(cg, call->func);
 
 	if (node == NONE32)
 		return -ENOMEM;
@@ -446,7 +379,7 @@ static const struct kmag_replay_ops graph_ops = {
 
 static int function_call(struct kmag_cg *cg, const struct kmag_event *ev)
 {
-	uint32_t callee = node_get(cg, ev->func);
+	uint32_t callee = kmag__cg_node_get(cg, ev->func);
 	uint32_t caller;
 
 	if (callee == NONE32)
@@ -454,11 +387,11 @@ static int function_call(struct kmag_cg *cg, const struct kmag_event *ev)
 	cg->nodes[callee].st.calls += ev->repeat;
 	if (ev->parent == KMAG_FUNC_NONE)
 		return 0;
-	caller = node_get(cg, ev->parent);
+	caller = kmag__cg_node_get(cg, ev->parent);
 	if (caller == NONE32)
 		return -ENOMEM;
 	{
-		uint32_t e = edge_get(cg, caller, callee);
+		uint32_t e = kmag__cg_edge_get(cg, caller, callee);
 
 		if (e == NONE32)
 			return -ENOMEM;
@@ -579,12 +512,13 @@ int kmag_cg_finish(struct kmag_cg *cg)
 	ret = kmag_replay_finish(cg->replay, KMAG_TS_NONE);
 	if (ret)
 		return ret;
+	/* added to what kmag_cg_add_summary() may have put there (profiles) */
 	cg->sum.events += rs->graph_events;
 	cg->sum.func_events += rs->graph_events;
-	cg->sum.has_stacks = rs->graph_events > 0;
-	cg->sum.unmatched_exits = rs->unmatched_exits;
-	cg->sum.unfinished_entries = rs->unfinished_entries;
-	cg->sum.tasks = rs->tasks;
+	cg->sum.has_stacks |= rs->graph_events > 0;
+	cg->sum.unmatched_exits += rs->unmatched_exits;
+	cg->sum.unfinished_entries += rs->unfinished_entries;
+	cg->sum.tasks += rs->tasks;
 	ret = build_adjacency(cg);
 	if (ret)
 		return ret;
@@ -681,7 +615,7 @@ static bool cct_recursive(const struct kmag_cct_node *cct, const bool *scope, ui
 static int scoped_add(struct kmag_cg *g, const struct kmag_cct_node *n, kmag_func_t caller,
 		      bool recursive)
 {
-	uint32_t node = node_get(g, n->func);
+	uint32_t node = kmag__cg_node_get(g, n->func);
 	struct kmag_cg_stats st = n->st;
 
 	if (node == NONE32)
@@ -690,8 +624,8 @@ static int scoped_add(struct kmag_cg *g, const struct kmag_cct_node *n, kmag_fun
 		st.total_ns = 0;	/* counted at the outer activation, as in the whole graph */
 	stats_merge(&g->nodes[node].st, &st);
 	if (caller != KMAG_FUNC_NONE) {
-		uint32_t from = node_get(g, caller);
-		uint32_t e = from == NONE32 ? NONE32 : edge_get(g, from, node);
+		uint32_t from = kmag__cg_node_get(g, caller);
+		uint32_t e = from == NONE32 ? NONE32 : kmag__cg_edge_get(g, from, node);
 
 		if (e == NONE32)
 			return -ENOMEM;

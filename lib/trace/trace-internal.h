@@ -110,6 +110,7 @@ static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_ev
 extern const struct kmag_input_ops kmag__input_tracedat;
 extern const struct kmag_input_ops kmag__input_tracecmd;
 extern const struct kmag_input_ops kmag__input_text;
+extern const struct kmag_input_ops kmag__input_profile;
 
 struct tracedat;
 /* Copies the recorder's per-CPU stats (CPUSTAT options) of @td into t's CPU info. */
@@ -120,5 +121,8 @@ int kmag__tracedat_load_cpustats(struct kmag_trace *t, const struct tracedat *td
 int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err);
 int kmag__tracecmd_input_open(struct kmag_trace *t, struct kmag_err *err);
 int kmag__text_input_open(struct kmag_trace *t, struct kmag_err *err);
+int kmag__profile_input_open(struct kmag_trace *t, struct kmag_err *err);
+/* The file starts (after blanks) with '{': a kmag profile, the only JSON input. */
+bool kmag__profile_magic(const void *buf, size_t len);
 
 #endif /* KMAG_TRACE_INTERNAL_H */

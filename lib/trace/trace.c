@@ -23,6 +23,8 @@ const char *kmag_input_format_name(enum kmag_input_format f)
 		return "ftrace text";
 	case KMAG_INPUT_REPORT_TEXT:
 		return "trace-cmd report text";
+	case KMAG_INPUT_PROFILE:
+		return "kmag profile";
 	default:
 		return "unknown";
 	}
@@ -122,6 +124,8 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 #endif
 		else
 			ret = kmag__tracedat_input_open(t, err);
+	} else if (kmag__profile_magic(head, (size_t)n)) {
+		ret = kmag__profile_input_open(t, err);
 	} else {
 		if (t->opts.reader == KMAG_READER_LIBTRACECMD || t->opts.reader == KMAG_READER_BUILTIN)
 			pr_info("%s is text; the --reader choice applies to trace.dat only", path);

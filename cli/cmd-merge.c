@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-merge.c - `kmag merge`: the sum of many recordings' profiles (traces,
+ * report --format json, earlier merges) as one profile. The sums are
+ * kmag_cg_merge()'s (lib/analysis/profile.c); the output is report's JSON.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kmag/profile.h"
+#include "kmag/render/report.h"
+
+static const char merge_usage[] =
+	"Usage: kmag merge [-o OUT] INPUT...\n"
+	"\n"
+	"Sum the profiles of many recordings into one profile: calls, total and self\n"
+	"time per function and per call edge, the shortest and longest call. An INPUT\n"
+	"is any trace kmag reads, the output of `kmag report --format json --limit 0`\n"
+	"or of an earlier merge, so a fleet reduces each host to a small JSON file and\n"
+	"merges centrally, without moving traces; sums do not depend on the order or\n"
+	"grouping of the inputs. report, visualize, html and diff read the result\n"
+	"wherever they read a trace. The recordings summed are listed in it (name,\n"
+	"kernel, calls); when their kernels differ, a note on stderr says so.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output PATH         the merged profile (default: standard output)\n"
+	"  -h, --help                show this help\n"
+	"\n"
+	"Example:\n"
+	"  kmag merge -o fleet.json host1.json host2.json trace.dat\n";
+
+/* Everything summed so far. */
+struct merge {
+	struct kmag_cg *cg;
+	struct kmag_symtab *st;
+	struct kmag_trace_source *src;	/* strings owned */
+	size_t nr_src;
+	enum kmag_tracer tracer;
+	const char *tracer_from;	/* the first input with a function tracer */
+	uint64_t events, lost;
+	bool lost_unknown;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int add_source(struct merge *m, const struct kmag_trace_source *s)
+{
+	struct kmag_trace_source *d;
+	struct kmag_trace_source *grown = realloc(m->src, (m->nr_src + 1) * sizeof(*m->src));
+
+	if (!grown)
+		return cli_error("out of memory");
+	m->src = grown;
+	d = &m->src[m->nr_src];
+	*d = *s;
+	d->name = strdup(s->name);
+	d->uname = dup_or_null(s->uname);
+	d->tracer = dup_or_null(s->tracer);
+	m->nr_src++;
+	if (!d->name || (s->uname && !d->uname) || (s->tracer && !d->tracer))
+		return cli_error("out of memory");
+	return 0;
+}
+
+/* function and function_graph sums do not mix: one has times and call chains, the other not */
+static int check_tracer(struct merge *m, const char *path, enum kmag_tracer t)
+{
+	if (t != KMAG_TRACER_FUNCTION && t != KMAG_TRACER_FUNCTION_GRAPH)
+		return 0;
+	if (m->tracer_from && t != m->tracer)
+		return cli_error("%s was recorded with the %s tracer but %s with %s: merge recordings of one tracer",
+				 path, kmag_tracer_name(t), m->tracer_from, kmag_tracer_name(m->tracer));
+	if (!m->tracer_from) {
+		m->tracer = t;
+		m->tracer_from = path;
+	}
+	return 0;
+}
+
+/* Reads @path (a trace or a profile) and adds it. Returns 0 or an exit code (printed). */
+static int merge_one(struct merge *m, const char *path)
+{
+	struct cli_input in = { .path = path, .unordered = true };
+	const struct kmag_trace_info *info;
+	struct cli_graph g;
+	size_t i;
+	int ret = cli_load_graph("merge", &in, &g);
+
+	if (ret)
+		return ret;
+	info = kmag_trace_info(g.trace);
+	ret = check_tracer(m, path, info->tracer);
+	if (!ret && kmag_cg_merge(m->cg, m->st, g.cg, kmag_trace_symtab(g.trace)))
+		ret = cli_error("out of memory");
+	/* a profile brings its own recordings; a trace is one */
+	for (i = 0; !ret && i < info->nr_sources; i++)
+		ret = add_source(m, &info->sources[i]);
+	if (!ret && !info->nr_sources) {
+		struct kmag_trace_source s = { .name = path, .uname = info->uname,
+					       .tracer = kmag_tracer_name(info->tracer),
+					       .events = info->events, .lost = info->lost };
+		const struct kmag_cg_node *nodes = kmag_cg_nodes(g.cg);
+
+		for (i = 0; i < kmag_cg_nr_nodes(g.cg); i++)
+			s.calls += nodes[i].st.calls;
+		ret = add_source(m, &s);
+	}
+	m->events += info->events;
+	m->lost += info->lost;
+	m->lost_unknown |= info->lost_unknown;
+	cli_graph_release(&g);
+	return ret;
+}
+
+/* "Linux host 6.1.0-56-cloud-amd64 x86_64" -> its third word, the release, into @buf. */
+static const char *release(const char *uname, char *buf, size_t size)
+{
+	char fmt[32];
+
+	snprintf(fmt, sizeof(fmt), "%%*s %%*s %%%zus", size - 1);
+	if (!uname || sscanf(uname, fmt, buf) != 1)
+		snprintf(buf, size, "unknown");
+	return buf;
+}
+
+/*
+ * The kernel the merged profile names: the sources' common one (the first
+ * source's uname when all releases agree), else NULL and a note on stderr
+ * naming each kernel and its inputs.
+ */
+static const char *common_uname(const struct merge *m)
+{
+	char a[128], b[128], line[1024];
+	size_t i, j, len = 0;
+	bool differ = false;
+
+	for (i = 1; i < m->nr_src; i++)
+		differ |= strcmp(release(m->src[0].uname, a, sizeof(a)),
+				 release(m->src[i].uname, b, sizeof(b))) != 0;
+	if (!differ)
+		return m->nr_src ? m->src[0].uname : NULL;
+	/* one group per kernel, in first-seen order */
+	line[0] = '\0';
+	for (i = 0; i < m->nr_src; i++) {
+		bool seen = false;
+
+		release(m->src[i].uname, a, sizeof(a));
+		for (j = 0; j < i && !seen; j++)
+			seen = !strcmp(a, release(m->src[j].uname, b, sizeof(b)));
+		if (seen)
+			continue;
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+					"%s%s (", i ? "; " : "", a);
+		for (j = i; j < m->nr_src; j++)
+			if (!strcmp(a, release(m->src[j].uname, b, sizeof(b))))
+				len += (size_t)snprintf(line + len,
+							len < sizeof(line) ? sizeof(line) - len : 0,
+							"%s%s", j == i ? "" : ", ", m->src[j].name);
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, ")");
+	}
+	fprintf(stderr, "kmag: note: the inputs come from different kernels, summed by function name: %s\n",
+		line);
+	return NULL;
+}
+
+static int write_profile(struct merge *m, const char *output)
+{
+	struct kmag_trace_info info = {
+		.format = KMAG_INPUT_PROFILE,
+		.tracer = m->tracer_from ? m->tracer : KMAG_TRACER_EVENTS,
+		.events = m->events,
+		.lost_unattributed = m->lost,
+		.lost = m->lost,
+		.lost_unknown = m->lost_unknown,
+		.first_ts = KMAG_TS_NONE,	/* clocks of different machines do not compare */
+		.last_ts = KMAG_TS_NONE,
+		.sources = m->src,
+		.nr_sources = m->nr_src,
+	};
+	struct kmag_report r = { .cg = m->cg, .st = m->st, .info = &info, .input = "kmag merge",
+				 .sort = KMAG_SORT_CALLS, .focus = -1 };
+	struct cli_out o;
+	int ret;
+
+	info.uname = common_uname(m);
+	info.has_durations = kmag_cg_summary(m->cg)->has_time;
+	if ((ret = cli_out_open(output, &o)))
+		return ret;
+	return cli_out_close(&o, kmag_report_json(o.f, &r));
+}
+
+static void merge_release(struct merge *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_src; i++) {
+		free((char *)m->src[i].name);
+		free((char *)m->src[i].uname);
+		free((char *)m->src[i].tracer);
+	}
+	free(m->src);
+	kmag_cg_free(m->cg);
+	kmag_symtab_free(m->st);
+}
+
+int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	struct merge m = { 0 };
+	int opt, ret = 0;
+
+	(void)cli;
+	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(merge_usage, stdout);
+			return EXIT_OK;
+		default:
+			return cli_bad_option("merge", opt, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("merge", "no input: name the traces and profiles to merge");
+	if ((ret = cli_out_check(output)))
+		return ret;
+	m.cg = kmag_cg_new(NULL);
+	m.st = kmag_symtab_new();
+	if (!m.cg || !m.st) {
+		merge_release(&m);
+		return cli_error("out of memory");
+	}
+	for (; optind < argc && !ret; optind++)
+		ret = merge_one(&m, argv[optind]);
+	if (!ret && kmag_cg_finish(m.cg))
+		ret = cli_error("out of memory");
+	if (!ret)
+		ret = write_profile(&m, output);
+	merge_release(&m);
+	return ret;
+}
