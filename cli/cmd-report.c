@@ -180,6 +180,9 @@ static int check_durations(const struct report_args *a, const struct cli_graph *
 
 	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
 
+	if (a->slowest && info->format == KMAG_INPUT_PROFILE)
+		return cli_error("%s is a profile (sums of calls, from report --format json or merge): --slowest needs a trace's calls",
+				 g->path);
 	/* has_durations tells the exit format has times; a function tracer never fills them */
 	if (info->tracer == KMAG_TRACER_FUNCTION_GRAPH && info->has_durations)
 		return 0;

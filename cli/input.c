@@ -130,7 +130,7 @@ static int profile_refuses(const char *cmd, const struct cli_input *in, const ch
 	if (opt)
 		return cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's events",
 				 path, opt);
-	if (in->build_cct || in->with_graph)
+	if (in->build_cct)
 		return cli_error("%s is a profile (sums of calls per function and call edge): %s needs a trace's call paths here",
 				 path, cmd);
 	return 0;
@@ -194,13 +194,14 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		cli_graph_release(g);
 		return cli_error("out of memory");
 	}
+	if (in->with_graph && (ret = in->with_graph(in->with_graph_ctx, g->cg))) {
+		cli_graph_release(g);
+		return ret;
+	}
+	/* a profile's views of single calls (with_graph) see none: it has sums only */
 	if (kmag_trace_info(g->trace)->format == KMAG_INPUT_PROFILE) {
 		if ((ret = load_profile(cmd, in, g)))
 			cli_graph_release(g);
-		return ret;
-	}
-	if (in->with_graph && (ret = in->with_graph(in->with_graph_ctx, g->cg))) {
-		cli_graph_release(g);
 		return ret;
 	}
 	ctx = g->cg;
