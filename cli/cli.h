@@ -406,6 +406,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv);
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv);
 int cmd_stack(struct kmag_cli *cli, int argc, char **argv);
 int cmd_replay(struct kmag_cli *cli, int argc, char **argv);
+int cmd_tui(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
 int cmd_merge(struct kmag_cli *cli, int argc, char **argv);
 

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "calls as Chrome trace events (Perfetto), folded stacks, CSV, JSON or DOT" },
 	{ "record", cmd_record, "record kernel function calls with ftrace into trace.dat" },
 	{ "replay", cmd_replay, "every call in time order, as a call tree per task (function_graph text, JSON)" },
+	{ "tui", cmd_tui, "terminal explorer: function table, callers/callees, single calls and their trees" },
 	{ "stack", cmd_stack, "the deepest kernel stack, frame by frame (the kernel's stack tracer)" },
 	{ "merge", cmd_merge, "sum many recordings' profiles (traces, report JSON) into one, for fleets" },
 };

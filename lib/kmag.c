@@ -120,6 +120,7 @@ static const struct {
 	[KMAG_FEATURE_LIBTRACECMD] = { "libtracecmd", "libtracecmd", "libtracecmd-dev",
 				       KMAG_HAVE_LIBTRACECMD },
 	[KMAG_FEATURE_LIBDW] = { "libdw", "libdw (elfutils)", "libdw-dev", KMAG_HAVE_LIBDW },
+	[KMAG_FEATURE_TUI] = { "tui", "ncurses", "libncurses-dev", KMAG_HAVE_TUI },
 };
 
 bool kmag_has_feature(enum kmag_feature f)

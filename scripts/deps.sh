@@ -8,13 +8,15 @@ set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev libjansson-dev
-	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc)
+	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc libncurses-dev)
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
 	clang libclang-rt-dev valgrind elfutils binutils zsh)
 # explorer/flame/diff tests: Graphviz's dot, and the browser tests (Debian's
 # chromium driven by playwright-core, which the test installs with npm ci)
 test_pkgs+=(graphviz chromium)
+# kmag tui's tests drive it in a tmux pane
+test_pkgs+=(tmux)
 command -v node >/dev/null || test_pkgs+=(nodejs)
 command -v npm >/dev/null || test_pkgs+=(npm)
 

@@ -53,7 +53,7 @@ if [ "$QUICK" = 0 ]; then
 	log "build (minimal: every optional library disabled)"
 	if [ ! -f build-min/build.ninja ]; then
 		meson setup build-min -Dgraphviz=disabled -Dcairo=disabled -Dlibtracecmd=disabled \
-			-Dlibdw=disabled >/dev/null || fail_setup "meson setup (minimal) failed"
+			-Dlibdw=disabled -Dtui=disabled >/dev/null || fail_setup "meson setup (minimal) failed"
 	fi
 	if ninja -C build-min; then
 		run_suite build-min minimal --suite unit --suite e2e

@@ -61,6 +61,7 @@ enum kmag_feature {
 	KMAG_FEATURE_CAIRO,		/* visualize's bar chart */
 	KMAG_FEATURE_LIBTRACECMD,	/* the libtracecmd trace.dat reader */
 	KMAG_FEATURE_LIBDW,		/* reading DWARF (symbol maps, source paths) */
+	KMAG_FEATURE_TUI,		/* the terminal explorer (ncurses) */
 	KMAG_FEATURE_COUNT,
 };
 

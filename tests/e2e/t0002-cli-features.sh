@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 t_exit "--version exits 0" 0 "$KMAG" --version
-t_grep "--version lists the optional libraries" '^features: [+-]graphviz [+-]cairo [+-]libtracecmd [+-]libdw$' "$T/out"
+t_grep "--version lists the optional libraries" '^features: [+-]graphviz [+-]cairo [+-]libtracecmd [+-]libdw [+-]tui$' "$T/out"
 
 F=$(fixture_trace fg-filtered.dat)
 # missing DESC FEATURE PACKAGE KMAG-ARGS... : checked only where the build lacks FEATURE
@@ -30,6 +30,7 @@ missing "--reader libtracecmd without libtracecmd" libtracecmd libtracecmd-dev \
 	report --reader libtracecmd "$F"
 missing "generate-symbol-map without libdw" libdw libdw-dev \
 	generate-symbol-map -k "$T/vmlinux" -o "$T/k.map"
+missing "tui without ncurses" tui libncurses-dev tui "$F"
 
 # what needs none of them works in every build
 t_ok "report" "$KMAG" report "$F"

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-tui.c - `kmag tui`: the terminal explorer (tui/). Reads the trace into
+ * the call graph and, from the graph's replay, a sample of each function's
+ * calls with their trees (callsample.h, as the HTML explorer's Calls view);
+ * then hands both to the explorer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "config.h"
+#include "kmag/callsample.h"
+#include "tui.h"
+
+static const char tui_usage[] =
+	"Usage: kmag tui [options] [FILE]\n"
+	"\n"
+	"Explore a trace (default ./trace.dat) on the terminal, e.g. over SSH: the\n"
+	"function table (calls, total, self, average time; sort with s or 1/2/3),\n"
+	"Enter for a function's callers and callees, c for its individual calls\n"
+	"(start, task, CPU, duration, return value: the slowest, the first\n"
+	"failing and the first ones), Enter on a call for its call tree in time\n"
+	"order, folded and unfolded with Enter/Space or Left/Right; / searches,\n"
+	"n finds the next match, ? lists every key, q goes back and quits. No\n"
+	"mouse needed.\n"
+	"\n"
+	"Options:\n"
+	"      --keep-calls N        calls kept per function for each reason: the N\n"
+	"                            slowest, the first N failing, the first N (default\n"
+	"                            50, 50 and 20); trees keep up to 2000 calls each\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n"
+	"\n"
+	"KMAG_TUI_TRACE=FILE appends the time to the first screen and of each key to FILE.\n";
+
+enum { OPT_KEEP_CALLS = OPT_INPUT_LAST + 1 };
+
+static int parse_args(int argc, char **argv, struct kmag_callsample_opts *ko, struct cli_input *in)
+{
+	static const struct option longopts[] = {
+		{ "keep-calls", required_argument, NULL, OPT_KEEP_CALLS },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	int opt, ret;
+
+	while ((opt = cli_getopt(argc, argv, ":h", longopts)) != -1) {
+		switch (opt) {
+		case OPT_KEEP_CALLS:
+			if (!cli_parse_ulong("tui", "--keep-calls", optarg, &v))
+				return EXIT_USAGE;
+			if (v < 1 || v > 10000)
+				return cli_usage_error("tui", "--keep-calls expects 1 to 10000, got \"%s\"",
+						       optarg);
+			ko->slowest = ko->failing = ko->first = v;
+			break;
+		case 'h':
+			fputs(tui_usage, stdout);
+			return -1;
+		default:
+			ret = cli_shared_option("tui", opt, argv, &(struct cli_shared){ .in = in });
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	return cli_input_arg("tui", argc, argv, in);
+}
+
+static int keep_with_graph(void *ctx, struct kmag_cg *cg)
+{
+	if (kmag_callsample_subscribe(ctx, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	return 0;
+}
+
+int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct cli_input in = { .unordered = false };
+	/* longer trees than the page's: a terminal scrolls them cheaply */
+	struct kmag_callsample_opts ko = {
+		.slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
+		.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 500000,
+	};
+	struct cli_graph g = { 0 };
+	struct kmag_callsample *keep;
+	struct timespec ts;
+	char title[1024];
+	struct tui *t;
+	uint64_t start;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	start = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if ((ret = parse_args(argc, argv, &ko, &in)))
+		return ret < 0 ? EXIT_OK : ret;
+	if (cli_lacks_feature(KMAG_FEATURE_TUI, "tui"))
+		return EXIT_ERR;
+	if (!(keep = kmag_callsample_new(&ko)))
+		return cli_error("out of memory");
+	in.with_graph = keep_with_graph;
+	in.with_graph_ctx = keep;
+	if ((ret = cli_load_graph("tui", &in, &g)) ||
+	    (kmag_callsample_finish(keep) && (ret = cli_error("out of memory")))) {
+		kmag_callsample_free(keep);
+		cli_graph_release(&g);
+		return ret;
+	}
+	snprintf(title, sizeof(title), "%s%s%s%s", g.path, g.filters[0] ? " (" : "", g.filters,
+		 g.filters[0] ? ")" : "");
+	t = tui_new(&(struct tui_data){ .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					.trace = g.trace, .sample = keep, .title = title });
+	if (!t)
+		ret = cli_error("out of memory");
+#if KMAG_HAVE_TUI
+	else
+		ret = tui_run(t, getenv("KMAG_TUI_TRACE"), start);
+#endif
+	tui_free(t);
+	kmag_callsample_free(keep);
+	cli_graph_release(&g);
+	(void)cli;
+	return ret;
+}

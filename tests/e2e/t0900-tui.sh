@@ -1,0 +1,131 @@
+#!/bin/bash
+# kmag tui, driven in a tmux pane (send-keys, capture-pane): what each screen
+# shows is checked against `kmag report` of the same trace (the top function
+# by total time, its call count, its callees), not against the TUI's own code.
+. "$(dirname "$0")/lib.sh"
+
+t_need_feature tui
+command -v tmux >/dev/null || { echo "1..0 # SKIP tmux is not installed (apt install tmux)"; exit 0; }
+command -v python3 >/dev/null || { echo "1..0 # SKIP python3 is needed to read report's JSON"; exit 0; }
+
+F=$(fixture_trace fg-filtered.dat)
+SOCK="kmag-t0900-$$"
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+
+# the facts, from report's JSON: the function with the most total time, its calls
+"$KMAG" report --format json "$F" >"$T/r.json"
+read -r TOP CALLS < <(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["functions"]
+m = max(f, key=lambda x: x["total_ns"])
+print(m["name"], m["calls"])' "$T/r.json")
+# its callees as report lists them
+"$KMAG" report --callees "$TOP" "$F" | awk '!/^#/ && NF { print $NF }' | sort >"$T/callees"
+
+SCREEN_OPT=-p
+screen() { tm capture-pane $SCREEN_OPT -t tui >"$T/screen"; }
+# wait_for REGEX: until the pane shows it (5 s at most); the screen is in $T/screen
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		screen
+		grep -Eq -- "$1" "$T/screen" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# see DESC REGEX: the pane shows REGEX (waiting for it)
+see() {
+	if wait_for "$2"; then t_pass "$1"; else
+		t_fail "$1" "no /$2/ on the screen:" "$(cat "$T/screen")"; fi
+}
+keys() { tm send-keys -t tui "$@"; }
+
+start() {
+	rm -f "$T/rc"
+	tm new-session -d -s tui -x 120 -y 40 "$KMAG tui $* ; echo \$? >$T/rc; sleep 30"
+}
+
+start "$F"
+see "the table's title" "^kmag tui: .*fg-filtered.dat - [0-9]+ functions, sorted by total"
+see "column headings" "^ +Calls +Total +Self +Avg +Function"
+# the first row: the top function by total, with report's call count
+t_grep "first row: $TOP with $CALLS calls" "^ +$CALLS +[0-9.]+ [mun]?s .* $TOP *\$" <(sed -n 3p "$T/screen")
+
+keys Enter
+see "Enter: $TOP's callers and callees" "^$TOP: $CALLS calls, total .* callers and callees"
+see "... the callees heading" "^Callees \\($(wc -l <"$T/callees")\\)"
+sed -n 's/^ .* -> \([^ ]*\).*/\1/p' "$T/screen" | sort >"$T/tui-callees"
+t_eq "... the callees are report --callees's" "$(cat "$T/callees")" "$(cat "$T/tui-callees")"
+
+keys c
+see "c: its calls, with how many there were" "^$TOP: [0-9]+ of $CALLS calls kept"
+see "... the calls' columns" "Start \\(s\\) +Duration +Return +CPU +Task"
+keys Enter
+see "Enter: the call's tree" "^call of $TOP at [0-9.]+ s"
+see "... the call at its top, open" "^ +0 ns +[0-9.]+ [mun]?s +- $TOP\\(\\) \\{"
+keys Enter
+see "Enter folds it" "\\+ $TOP\\(\\) \\{ \\.\\.\\. \\} \\([0-9]+ calls\\)"
+keys Right
+see "Right unfolds it" "- $TOP\\(\\) \\{\$"
+
+keys q q q
+see "q goes back to the table" "sorted by total"
+CALLEE=$(head -1 "$T/callees")
+keys / "$CALLEE" Enter
+# the selected row is in reverse video (ESC [7m, with -e) and holds the match
+SCREEN_OPT=-ep
+see "/ finds $CALLEE and selects it" $'^\e\\[[0-9;]*7[0-9;]*m.* '"$CALLEE"' *'
+SCREEN_OPT=-p
+keys 3
+see "3 sorts by self time" "sorted by self"
+keys 1
+see "1 sorts by calls" "sorted by calls"
+
+keys '?'
+see "? shows the help" "^ +Keys"
+see "... with the fold keys" "fold / unfold"
+keys q
+see "q leaves the help" "sorted by calls"
+
+tm resize-window -t tui -x 70 -y 15
+see "after a resize: the title" "^kmag tui: "
+screen
+t_eq "... the pane is 15 rows" 15 "$(wc -l <"$T/screen")"
+t_grep "... the status line is the last row" "^[0-9]+/[0-9]+ +Enter" <(tail -1 "$T/screen")
+tm resize-window -t tui -x 120 -y 40
+see "... and back" "^ +Calls +Total +Self +Avg +Function"
+
+keys q
+for i in $(seq 50); do [ -s "$T/rc" ] && break; sleep 0.1; done
+t_eq "q on the table quits, exit status 0" 0 "$(cat "$T/rc" 2>/dev/null)"
+tm kill-session -t tui
+
+# the shared filters: the table is that of report --comm dd
+"$KMAG" report --comm dd --format json "$F" >"$T/dd.json"
+TOPDD=$(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["functions"]
+print(max(f, key=lambda x: x["total_ns"])["name"])' "$T/dd.json")
+start --comm dd "$F"
+see "--comm dd: the filter in the title" "^kmag tui: .*comm dd"
+t_grep "... the first row is report --comm dd's top function" " $TOPDD *\$" <(sed -n 3p "$T/screen")
+keys Q
+for i in $(seq 50); do [ -s "$T/rc" ] && break; sleep 0.1; done
+t_eq "Q quits from anywhere, exit status 0" 0 "$(cat "$T/rc" 2>/dev/null)"
+tm kill-session -t tui
+
+# a function-tracer trace: counts only, and the calls screen says why it is empty
+start "$(fixture_trace fn-filtered.dat)"
+see "function tracer: calls only" "Function \\(no durations: function tracer\\)"
+keys c
+see "... c explains there are no single calls" "no individual calls \\(a function-tracer trace has no durations\\)"
+keys Q
+tm kill-session -t tui
+
+t_exit "without a terminal: one line, exit 1" 1 "$KMAG" tui "$F" </dev/null
+t_grep "... saying it needs one" "^kmag: tui needs a terminal" "$T/err"
+t_exit "--keep-calls 0: usage error" 2 "$KMAG" tui --keep-calls 0 "$F"
+t_exit "a missing trace: one line, exit 1" 1 "$KMAG" tui "$T/nosuch.dat"
+t_done

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tui-render.c - the explorer's screens as lines of text (see tui.h): a
+ * title, a heading, the rows around the cursor, a status line.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-internal.h"
+
+static const char *const help_text[] = {
+	"Keys",
+	"",
+	"  Up/Down, k/j        move one row",
+	"  PgUp/PgDn, Space    move one page (Space folds in a call tree)",
+	"  Home/End, g/G       first / last row",
+	"  Enter               function table: the function's callers and callees",
+	"                      callers/callees: that function's callers and callees",
+	"                      calls: the call's tree;  call tree: fold/unfold",
+	"  c                   the function's individual calls (start, task, CPU,",
+	"                      duration, return value): its first and slowest ones",
+	"  f                   in a call list or tree: the function's callers and callees",
+	"  s                   sort: table by total, self, calls; calls by start or duration",
+	"  1 / 2 / 3           sort the table by calls / total / self time",
+	"  Left/Right, -/+     call tree: fold / unfold (Left on a leaf: to its caller)",
+	"  /                   search (as you type; Enter keeps it, Esc cancels)",
+	"  n / N               next / previous match",
+	"  ?                   this help",
+	"  q, Esc              back to the previous screen; q on the table quits",
+	"  Q                   quit",
+	"",
+	"Colours: durations from yellow (warm) to red (hottest); calls that returned",
+	"an error (-errno) in red. Without colours the selected row is in reverse video.",
+};
+
+const size_t tui_help_lines = sizeof(help_text) / sizeof(*help_text);
+
+#define ROW_MAX 1024
+
+/* Formats into line @l, blank-padded (or cut) to @cols. */
+static void __attribute__((format(printf, 3, 4)))
+put(struct tui_line *l, int cols, const char *fmt, ...)
+{
+	char buf[ROW_MAX];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n = strlen(buf);
+	if (n > (size_t)cols)
+		n = (size_t)cols;
+	memcpy(l->text, buf, n);
+	memset(l->text + n, ' ', (size_t)cols - n);
+	l->text[cols] = 0;
+}
+
+static const char *dur(uint64_t ns, char *b, size_t size)
+{
+	if (ns == KMAG_DURATION_NONE)
+		snprintf(b, size, "-");
+	else if (ns < 1000)
+		snprintf(b, size, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(b, size, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(b, size, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(b, size, "%.3f s", (double)ns / 1e9);
+	return b;
+}
+
+static uint8_t heat_of(uint64_t v, uint64_t max)
+{
+	double r;
+
+	if (!max || v == KMAG_DURATION_NONE)
+		return 0;
+	r = (double)v / (double)max;
+	return r >= 0.5 ? 3 : r >= 0.1 ? 2 : r >= 0.02 ? 1 : 0;
+}
+
+static bool is_error(const struct kmag_sample_node *n)
+{
+	return n->has_retval && kmag_call_errno(n->retval);
+}
+
+static const char *retstr(const struct kmag_sample_node *n, char *b, size_t size)
+{
+	int64_t e = n->has_retval ? kmag_call_errno(n->retval) : 0;
+
+	if (!n->has_retval)
+		snprintf(b, size, " ");
+	else if (e || (n->retval >= 0 && n->retval < 1000000))
+		snprintf(b, size, "%" PRId64, e ? e : n->retval);
+	else
+		snprintf(b, size, "%#" PRIx64, (uint64_t)n->retval);
+	return b;
+}
+
+/* Why a call was kept: "slowest", "first,failing", ... */
+static const char *why_str(uint8_t why, char *b, size_t size)
+{
+	snprintf(b, size, "%s%s%s%s%s", why & KMAG_SAMPLE_SLOWEST ? "slowest" : "",
+		 why & KMAG_SAMPLE_SLOWEST && why & (KMAG_SAMPLE_FAILING | KMAG_SAMPLE_FIRST) ?
+		 "," : "", why & KMAG_SAMPLE_FAILING ? "failing" : "",
+		 why & KMAG_SAMPLE_FAILING && why & KMAG_SAMPLE_FIRST ? "," : "",
+		 why & KMAG_SAMPLE_FIRST ? "first" : "");
+	return b;
+}
+
+static const char *sort_label(enum kmag_sort_key k)
+{
+	return k == KMAG_SORT_CALLS ? "calls" : k == KMAG_SORT_SELF ? "self" : "total";
+}
+
+/* ---- one row of each screen ---- */
+
+static void funcs_row(struct tui *t, size_t i, struct tui_line *l, int cols, uint64_t max)
+{
+	const struct kmag_cg_node *n = &kmag_cg_nodes(t->d.cg)[t->order[i]];
+	const struct kmag_cg_stats *s = &n->st;
+	char a[24], b[24], c[24];
+	uint64_t avg = s->timed ? s->total_ns / s->timed : KMAG_DURATION_NONE;
+
+	if (t->has_time)
+		put(l, cols, "%10" PRIu64 "  %12s  %12s  %12s  %s", s->calls,
+		    dur(s->total_ns, a, sizeof(a)), dur(s->self_ns, b, sizeof(b)),
+		    dur(avg, c, sizeof(c)), tui_node_name(t, t->order[i]));
+	else
+		put(l, cols, "%10" PRIu64 "  %s", s->calls, tui_node_name(t, t->order[i]));
+	l->heat = heat_of(kmag_stats_value(s, t->sort), max);
+	/* the sort column */
+	l->heat_col = t->sort == KMAG_SORT_CALLS ? 0 : t->sort == KMAG_SORT_TOTAL ? 12 : 26;
+	l->heat_len = t->sort == KMAG_SORT_CALLS ? 10 : 12;
+}
+
+static void func_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols)
+{
+	const struct tui_frow *r = &v->frows[i];
+	const struct kmag_cg_node *n = &kmag_cg_nodes(t->d.cg)[v->node];
+	char a[24];
+
+	if (r->edge < 0) {
+		l->attr = TUI_A_SECTION;
+		if (r->callee)
+			put(l, cols, "Callees (%" PRIu32 ")%s", n->out_count,
+			    n->out_count ? "" : ": none traced");
+		else
+			put(l, cols, "Callers (%" PRIu32 ")%s", n->in_count,
+			    n->in_count ? "" : ": none (an entry point of the trace)");
+		return;
+	}
+	const struct kmag_cg_edge *e = &kmag_cg_edges(t->d.cg)[r->edge];
+
+	put(l, cols, "%10" PRIu64 "  %12s  %s%s %s", e->st.calls,
+	    t->has_time ? dur(e->st.total_ns, a, sizeof(a)) : "-",
+	    r->callee ? "-> " : "<- ", tui_node_name(t, r->node),
+	    e->flags & KMAG_EDGE_IRQ ? "  [interrupt]" : "");
+	l->heat = heat_of(e->st.total_ns, n->st.total_ns);
+	l->heat_col = 12;
+	l->heat_len = 12;
+}
+
+static void calls_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols,
+		      uint64_t max)
+{
+	const struct kmag_sample_call *c = v->calls[i];
+	const struct kmag_sample_node *n = &c->tree[0];
+	const char *comm = t->d.trace ? kmag_trace_comm(t->d.trace, c->pid) : NULL;
+	char a[24], r[24], task[40], why[32];
+
+	snprintf(task, sizeof(task), "%s-%d", comm ? comm : "<...>", (int)c->pid);
+	put(l, cols, "%14.6f  %12s  %8s  %3d  %-20s %7" PRIu64 "  %s%s",
+	    n->start_ns == KMAG_TS_NONE ? 0.0 : (double)n->start_ns / 1e9,
+	    dur(n->duration, a, sizeof(a)), retstr(n, r, sizeof(r)), (int)n->cpu, task,
+	    c->inside + 1, why_str(c->why, why, sizeof(why)),
+	    n->flags & KMAG_CALL_INCOMPLETE ? " (incomplete)" : "");
+	l->heat = heat_of(n->duration, max);
+	l->heat_col = 16;
+	l->heat_len = 12;
+	l->error = is_error(n);
+}
+
+static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols)
+{
+	uint32_t k = v->vis[i];
+	const struct kmag_sample_node *n = &v->call->tree[k], *root = &v->call->tree[0];
+	bool leaf = v->tend[k] == k + 1;
+	char a[24], s[24], r[24], more[64] = "";
+	int ind = (int)(v->tdepth[k] < 40 ? v->tdepth[k] : 40) * 2;
+	uint64_t off = n->start_ns >= root->start_ns && n->start_ns != KMAG_TS_NONE ?
+		       n->start_ns - root->start_ns : KMAG_DURATION_NONE;
+
+	if (v->folded[k])
+		snprintf(more, sizeof(more), " ... } (%" PRIu32 " calls)", v->tend[k] - k - 1);
+	else if (n->more)
+		snprintf(more, sizeof(more), " (%" PRIu64 " calls below not kept)", n->more);
+	put(l, cols, "%12s  %12s  %8s  %*s%s %s%s%s%s%s", dur(off, s, sizeof(s)),
+	    dur(n->duration, a, sizeof(a)), retstr(n, r, sizeof(r)),
+	    ind, "", leaf ? " " : v->folded[k] ? "+" : "-", tui_func_name(t, n->func),
+	    leaf && !n->more ? "();" : "() {", more,
+	    n->flags & KMAG_CALL_NO_EXIT ? "  [no exit]" : n->flags & KMAG_CALL_NO_ENTRY ?
+	    "  [no entry]" : "", n->flags & KMAG_CALL_LOST ? "  [events lost]" : "");
+	l->heat = heat_of(n->duration, root->duration);
+	l->heat_col = 14;
+	l->heat_len = 12;
+	l->error = is_error(n);
+}
+
+/* Calls made by the tree's call that its kept tree leaves out. */
+static uint64_t tree_dropped(const struct tui_view *v)
+{
+	return v->call->nr_tree ? v->call->inside + 1 - v->call->nr_tree : 0;
+}
+
+/* ---- title, heading and status of each screen ---- */
+
+static void head(struct tui *t, struct tui_view *v, struct tui_line *title, struct tui_line *hd,
+		 int cols)
+{
+	const struct kmag_cg_node *n = v->kind == TUI_FUNC || v->kind == TUI_CALLS ?
+				       &kmag_cg_nodes(t->d.cg)[v->node] : NULL;
+	const struct kmag_sample_func *sf = v->sfunc;
+	uint64_t dropped = v->kind == TUI_TREE ? tree_dropped(v) : 0;
+	char a[24], b[24];
+
+	switch (v->kind) {
+	case TUI_FUNCS:
+		put(title, cols, "kmag tui: %s - %zu functions, sorted by %s", t->d.title,
+		    t->nnodes, sort_label(t->sort));
+		if (t->has_time)
+			put(hd, cols, "%10s  %12s  %12s  %12s  %s", "Calls", "Total", "Self", "Avg",
+			    "Function");
+		else
+			put(hd, cols, "%10s  %s", "Calls", "Function (no durations: function tracer)");
+		break;
+	case TUI_FUNC:
+		put(title, cols, "%s: %" PRIu64 " calls, total %s, self %s - callers and callees",
+		    tui_node_name(t, v->node), n->st.calls, dur(t->has_time ? n->st.total_ns :
+		    KMAG_DURATION_NONE, a, sizeof(a)), dur(t->has_time ? n->st.self_ns :
+		    KMAG_DURATION_NONE, b, sizeof(b)));
+		put(hd, cols, "%10s  %12s  %s", "Calls", "Total", "Function");
+		break;
+	case TUI_CALLS:
+		if (!sf || !sf->calls)
+			put(title, cols, "%s: no individual calls%s", tui_node_name(t, v->node),
+			    t->has_time ? "" : " (a function-tracer trace has no durations)");
+		else
+			put(title, cols, "%s: %zu of %" PRIu64 " calls kept: the %" PRIu32
+			    " slowest, %" PRIu32 " of %" PRIu64 " failing, the first %" PRIu32
+			    "; by %s", tui_node_name(t, v->node), v->nrows, sf->calls,
+			    sf->kept_slowest, sf->kept_failing, sf->failing, sf->kept_first,
+			    v->calls_sort ? "duration" : "start");
+		put(hd, cols, "%14s  %12s  %8s  %3s  %-20s %7s  %s", "Start (s)", "Duration",
+		    "Return", "CPU", "Task", "Tree", "Kept as");
+		break;
+	case TUI_TREE:
+		put(title, cols, "call of %s at %.6f s, CPU %d, pid %d: %zu calls%s",
+		    tui_func_name(t, v->call->func), (double)v->call->tree[0].start_ns / 1e9,
+		    (int)v->call->tree[0].cpu, (int)v->call->pid, v->call->nr_tree,
+		    dropped ? " shown (the rest not kept)" : "");
+		put(hd, cols, "%12s  %12s  %8s  %s", "Start", "Duration", "Return", "Call");
+		break;
+	case TUI_HELP:
+		put(title, cols, "kmag tui: help");
+		put(hd, cols, "%s", "");
+		break;
+	}
+}
+
+static void status(struct tui *t, struct tui_view *v, struct tui_line *l, int cols)
+{
+	static const char *const keys[] = {
+		[TUI_FUNCS] = "Enter: callers/callees  c: calls  s/1/2/3: sort  /: search  "
+			      "?: help  q: quit",
+		[TUI_FUNC] = "Enter: that function  c: its calls  /: search  ?: help  q: back",
+		[TUI_CALLS] = "Enter: call tree  s: sort  f: callers/callees  /: search  "
+			      "?: help  q: back",
+		[TUI_TREE] = "Enter/Space/+/-: fold  f: function  c: its calls  /: search  "
+			     "?: help  q: back",
+		[TUI_HELP] = "q: back",
+	};
+
+	l->attr = TUI_A_STATUS;
+	if (t->searching)
+		put(l, cols, "/%s%s", t->pat, t->nomatch ? "   (no match)" : "");
+	else if (t->msg[0])
+		put(l, cols, "%s", t->msg);
+	else if (v->nrows && v->kind != TUI_HELP)
+		put(l, cols, "%zu/%zu  %s", v->cursor + 1, v->nrows, keys[v->kind]);
+	else
+		put(l, cols, "%s", keys[v->kind]);
+}
+
+static void empty_note(struct tui *t, struct tui_view *v, struct tui_line *l, int cols)
+{
+	l->attr = TUI_A_NOTE;
+	if (v->kind == TUI_FUNCS)
+		put(l, cols, "  (the trace holds no function calls%s)",
+		    t->d.title && strchr(t->d.title, '(') ? " that pass the filters" : "");
+	else if (v->kind == TUI_CALLS)
+		put(l, cols, "  (no calls kept: %s)", !t->has_time ?
+		    "a function-tracer trace has no individual calls with durations" :
+		    "none of this function's calls was seen whole");
+	else if (v->kind == TUI_TREE)
+		put(l, cols, "  (the tree of this call was not kept: too large)");
+	else
+		put(l, cols, "%s", "");
+}
+
+void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines)
+{
+	struct tui_view *v = tui_top(t);
+	size_t body = rows > 3 ? (size_t)rows - 3 : 1;
+	uint64_t max = 0;
+
+	if (cols > ROW_MAX - 1)
+		cols = ROW_MAX - 1;
+	for (int r = 0; r < rows; r++) {
+		char *text = lines[r].text;
+
+		memset(&lines[r], 0, sizeof(lines[r]));
+		lines[r].text = text;
+		put(&lines[r], cols, "%s", "");
+	}
+	t->page = body;
+	if (v->cursor >= v->nrows && v->nrows)
+		v->cursor = v->nrows - 1;
+	if (v->cursor < v->top)
+		v->top = v->cursor;
+	if (v->cursor >= v->top + body)
+		v->top = v->cursor - body + 1;
+	if (v->top + body > v->nrows)	/* after a resize, fill the screen */
+		v->top = v->nrows > body ? v->nrows - body : 0;
+
+	if (v->kind == TUI_FUNCS)
+		for (size_t i = 0; i < t->nnodes; i++) {
+			uint64_t x = kmag_stats_value(&kmag_cg_nodes(t->d.cg)[i].st, t->sort);
+
+			if (x > max)
+				max = x;
+		}
+	if (v->kind == TUI_CALLS)
+		for (size_t i = 0; i < v->nrows; i++)
+			if (v->calls[i]->tree[0].duration != KMAG_DURATION_NONE &&
+			    v->calls[i]->tree[0].duration > max)
+				max = v->calls[i]->tree[0].duration;
+
+	if (rows < 1)
+		return;
+	lines[0].attr = TUI_A_TITLE;
+	if (rows > 1)
+		lines[1].attr = TUI_A_HEADER;
+	head(t, v, &lines[0], rows > 1 ? &lines[1] : &lines[0], cols);
+	for (size_t r = 0; r < body && r + 2 < (size_t)rows - 1; r++) {
+		struct tui_line *l = &lines[r + 2];
+		size_t i = v->top + r;
+
+		if (v->kind == TUI_HELP) {
+			put(l, cols, "  %s", i < sizeof(help_text) / sizeof(*help_text) ?
+			    help_text[i] : "");
+			continue;
+		}
+		if (i >= v->nrows) {
+			if (!v->nrows && r == 0)
+				empty_note(t, v, l, cols);
+			else if (v->kind == TUI_TREE && i == v->nrows && tree_dropped(v))
+				put(l, cols, "  ... %" PRIu64 " more calls of this tree not kept "
+				    "(the sample keeps %zu per tree)", tree_dropped(v), v->call->nr_tree);
+			else
+				put(l, cols, "%s", "");
+			if (v->kind == TUI_TREE && i == v->nrows && tree_dropped(v))
+				l->attr = TUI_A_NOTE;
+			continue;
+		}
+		switch (v->kind) {
+		case TUI_FUNCS: funcs_row(t, i, l, cols, max); break;
+		case TUI_FUNC: func_row(t, v, i, l, cols); break;
+		case TUI_CALLS: calls_row(t, v, i, l, cols, max); break;
+		case TUI_TREE: tree_row(t, v, i, l, cols); break;
+		default: break;
+		}
+		l->cursor = i == v->cursor;
+	}
+	if (rows > 2)
+		status(t, v, &lines[rows - 1], cols);
+}
