@@ -12,8 +12,12 @@
  * task are kept up to that number of nodes each, and when all kept trees
  * together pass four times the overall budget, every tree is cut to half its
  * length. kmag_callsample_finish() then fits the sample into the budget:
- * fewer calls per function first if the calls alone would not fit, then
- * shorter trees. What was kept is counted per function, so a page can say
+ * fewer calls per function while the calls alone would take more than half
+ * of it, then the trees share the rest by the calls' places (the slowest and
+ * the first of every function keep their whole trees first; the calls left
+ * when the budget runs out keep their own node, and each node counts the
+ * calls below it that its tree leaves out). What was kept is counted per
+ * function, so a page can say
  * "showing 200 of 1,204,311 calls: the 100 slowest, all 12 failing, the
  * first 100".
  */
@@ -96,7 +100,10 @@ void kmag_callsample_free(struct kmag_callsample *s);
 int kmag_callsample_subscribe(struct kmag_callsample *s, struct kmag_replay *r);
 /* After kmag_replay_finish(): fits the sample into the budget and sorts it. 0 or -ENOMEM. */
 int kmag_callsample_finish(struct kmag_callsample *s);
-/* The options in effect after finish (the per-function counts and tree length may be lower). */
+/*
+ * The options in effect after finish: the per-function counts may be lower
+ * (the budget), and the tree length (memory ran over while collecting).
+ */
 const struct kmag_callsample_opts *kmag_callsample_opts(const struct kmag_callsample *s);
 
 /*

@@ -487,32 +487,43 @@ static size_t count_ranked(const struct kmag_callsample *s, uint32_t k)
 	return n;
 }
 
-static size_t nodes_at(const struct kmag_callsample *s, size_t len)
+/* Best places first, then the longer calls. */
+static int by_rank(const void *a, const void *b)
 {
-	size_t i, n = 0;
+	const struct ranked *x = a, *y = b;
 
-	for (i = 0; i < s->nr_ent; i++)
-		if (s->ent[i].pub.why)
-			n += s->ent[i].pub.nr_tree < len ? s->ent[i].pub.nr_tree : len;
-	return n;
+	if (x->worth != y->worth)	/* here: the rank ... */
+		return x->worth < y->worth ? -1 : 1;
+	if (x->id != y->id)		/* ... and the duration */
+		return x->id > y->id ? -1 : 1;
+	return x->e < y->e ? -1 : x->e > y->e;
 }
 
-/* Fewer calls per function if the calls alone pass the budget, then shorter trees. */
-static void fit_budget(struct kmag_callsample *s)
+/*
+ * Fits the sample into the budget: fewer calls per function while the calls
+ * alone would take more than half of it, then the trees share what is left
+ * by the calls' places: every call keeps its own node, and in the order of
+ * their places (the slowest and the first of every function, then the
+ * second, ...; longer calls first within a place) the trees are kept whole
+ * while the budget lasts. The rest show their call and what they made is
+ * counted (more).
+ */
+static int fit_budget(struct kmag_callsample *s)
 {
-	size_t lo, hi;
+	size_t lo, hi, i, n = 0, left;
+	struct ranked *r;
 
-	if (count_ranked(s, UINT32_MAX) > s->o.budget) {
+	if (count_ranked(s, UINT32_MAX) > s->o.budget / 2) {
 		lo = 0;
 		hi = s->limit[CAT_SLOWEST];
 		if (hi < s->limit[CAT_FAILING])
 			hi = s->limit[CAT_FAILING];
 		if (hi < s->limit[CAT_FIRST])
 			hi = s->limit[CAT_FIRST];
-		while (lo < hi) {	/* the most places k with count(rank < k) <= budget */
+		while (lo < hi) {	/* the most places k with count(rank < k) <= budget / 2 */
 			size_t mid = (lo + hi + 1) / 2;
 
-			if (count_ranked(s, (uint32_t)mid) <= s->o.budget)
+			if (count_ranked(s, (uint32_t)mid) <= s->o.budget / 2)
 				lo = mid;
 			else
 				hi = mid - 1;
@@ -525,22 +536,34 @@ static void fit_budget(struct kmag_callsample *s)
 		if (s->o.first > lo)
 			s->o.first = lo;
 	}
-	if (s->nodes > s->o.budget) {
-		lo = 1;
-		hi = s->cap_now;
-		while (lo < hi) {
-			size_t mid = (lo + hi + 1) / 2;
-
-			if (nodes_at(s, mid) <= s->o.budget)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		s->cap_now = lo;
-		trim_all(s, lo);
-	}
 	if (s->o.tree_max > s->cap_now)
 		s->o.tree_max = s->cap_now;
+	if (s->nodes <= s->o.budget)
+		return 0;
+	r = malloc((s->nr_ent ? s->nr_ent : 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_ent; i++)
+		if (s->ent[i].pub.why) {
+			uint64_t d = s->ent[i].pub.tree[0].duration;
+
+			r[n++] = (struct ranked){ s->ent[i].rank, d == KMAG_DURATION_NONE ? 0 : d,
+						  (uint32_t)i };
+		}
+	qsort(r, n, sizeof(*r), by_rank);
+	left = s->o.budget > n ? s->o.budget - n : 0;
+	for (i = 0; i < n; i++) {
+		struct entry *e = &s->ent[r[i].e];
+		size_t give = e->pub.nr_tree - 1;
+
+		if (give > left)
+			give = left;
+		left -= give;
+		s->nodes -= e->pub.nr_tree - (1 + give);
+		e->pub.nr_tree = 1 + give;
+	}
+	free(r);
+	return 0;
 }
 
 /* Turns each node's count of calls below it into the count the tree leaves out. */
@@ -565,7 +588,8 @@ int kmag_callsample_finish(struct kmag_callsample *s)
 
 	if (rank_calls(s))
 		return -ENOMEM;
-	fit_budget(s);
+	if (fit_budget(s))
+		return -ENOMEM;
 	for (i = 0; i < s->nr_ent; i++)
 		nc += s->ent[i].pub.why != 0;
 	for (i = 0; i < s->nr_fs; i++)

@@ -107,7 +107,8 @@ var KC = (function () {
 					"No call of this function ended in the trace.";
 			} else {
 				kept.textContent = keptLine(s) + "; call trees up to " + h.fmtCount(C.kept.treeMax) +
-					" calls each (" + h.fmtCount(C.nodes) + " calls kept on the page).";
+					" calls each" + (more.size ? ", the less slow ones cut to fit the page (" +
+					h.fmtCount(C.nodes) + " calls in all trees; a cut line says how many calls it leaves out)." : ".");
 			}
 			refresh();
 		}

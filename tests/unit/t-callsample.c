@@ -275,13 +275,14 @@ static void late_calls_keep_their_trees(void)
 
 /*
  * Over the budget: 40 functions, each called 4 times (a leaf each, lasting
- * 1, 4, 2 and 3), with 3 slowest + 3 first asked, keep all 160 calls; a
- * budget of 100 nodes keeps one place per reason: per function the first
- * call (1) and the slowest (4), 80 calls (two places would be 120).
+ * 1, 4, 2 and 3), with 3 slowest + 3 first asked, keep all 160 calls; the
+ * calls may take half of a budget of 200 nodes, so one place per reason is
+ * kept: per function the first call (1) and the slowest (4), 80 calls (two
+ * places would be 120).
  */
 static void the_budget_keeps_fewer_calls(void)
 {
-	struct kmag_callsample_opts o = { .slowest = 3, .first = 3, .tree_max = 10, .budget = 100 };
+	struct kmag_callsample_opts o = { .slowest = 3, .first = 3, .tree_max = 10, .budget = 200 };
 	struct kmag_event evs[40 * 4 * 2];
 	struct kmag_callsample *s;
 	const struct kmag_sample_func *f;
@@ -318,29 +319,48 @@ static void the_budget_keeps_fewer_calls(void)
 	kmag_callsample_free(s);
 }
 
-/* Shorter trees when the calls fit but their trees do not. */
-static void the_budget_cuts_trees(void)
+/*
+ * The calls fit but their trees do not: the best-placed calls keep theirs
+ * whole. 1 runs twice (100 and 50), each time calling 2 twenty times (40
+ * calls of 2, 1 each: its first two are kept as its slowest). Budget 30:
+ * 4 calls, 26 nodes left for trees: the slowest 1 takes 20 (whole), the
+ * other gets the last 6 (7 nodes, 14 calls left out).
+ */
+static void the_budget_cuts_trees_by_place(void)
 {
-	struct kmag_callsample_opts o = { .slowest = 1, .tree_max = 50, .budget = 12 };
-	struct kmag_event evs[2 * 21];
+	struct kmag_callsample_opts o = { .slowest = 2, .tree_max = 50, .budget = 30 };
+	struct kmag_event evs[2 * 42];
 	struct kmag_callsample *s;
 	const struct kmag_sample_func *f;
 	const struct kmag_sample_call *c;
-	size_t n = 0, i, nr;
+	size_t n = 0, i, k, nr;
+	uint64_t t = 0;
 
-	evs[n++] = entry(7, 1, 0, 0);
-	for (i = 0; i < 20; i++) {
-		evs[n++] = entry(7, 2, 1, 1 + 2 * i);
-		evs[n++] = leave(7, 2, 1, 2 + 2 * i, 1);
+	for (k = 0; k < 2; k++) {
+		evs[n++] = entry(7, 1, 0, t);
+		for (i = 0; i < 20; i++) {
+			evs[n++] = entry(7, 2, 1, t + 1 + 2 * i);
+			evs[n++] = leave(7, 2, 1, t + 2 + 2 * i, 1);
+		}
+		evs[n++] = leave(7, 1, 0, t + (k ? 50 : 100), k ? 50 : 100);
+		t += 1000;
 	}
-	evs[n++] = leave(7, 1, 0, 100, 100);
 	s = sample_of(&o, evs, n);
-	CHECK(kmag_callsample_nr_nodes(s) <= 12);
-	CHECK_EQ(kmag_callsample_opts(s)->tree_max, 11);
+	CHECK_EQ(kmag_callsample_nr_nodes(s), 30);
+	CHECK_EQ(kmag_callsample_opts(s)->tree_max, 50);
+	CHECK_EQ(kmag_callsample_opts(s)->slowest, 2);
 	f = func_of(s, 1);
+	CHECK(f && f->nr_calls == 2);
 	c = kmag_callsample_calls(s, &nr) + f->first_call;
-	CHECK_EQ(c->nr_tree, 11);
-	CHECK_EQ(c->tree[0].more, 10);
+	CHECK_EQ(c[0].tree[0].duration, 100);
+	CHECK_EQ(c[0].nr_tree, 21);
+	CHECK_EQ(c[0].tree[0].more, 0);
+	CHECK_EQ(c[1].tree[0].duration, 50);
+	CHECK_EQ(c[1].nr_tree, 7);
+	CHECK_EQ(c[1].tree[0].more, 14);
+	CHECK_EQ(c[1].inside, 20);
+	f = func_of(s, 2);
+	CHECK(f && f->nr_calls == 2 && f->calls == 40);
 	kmag_callsample_free(s);
 }
 
@@ -391,7 +411,7 @@ const struct test_case callsample_tests[] = {
 	{ "long trees are cut in time order and count what they leave out", trees_are_cut_and_say_so },
 	{ "a late call inside a long one keeps its own tree", late_calls_keep_their_trees },
 	{ "over the budget, fewer calls per function", the_budget_keeps_fewer_calls },
-	{ "over the budget, shorter trees", the_budget_cuts_trees },
+	{ "over the budget, the best-placed calls keep their whole trees", the_budget_cuts_trees_by_place },
 	{ "calls without entry or exit", incomplete_calls },
 	{ "bad options", bad_options },
 	TEST_LIST_END,
