@@ -22,7 +22,27 @@ struct ksym {
 	uint32_t module;	/* index into st->modules + 1, 0 = core kernel */
 	uint32_t seq;		/* position in the kallsyms text */
 	bool global;		/* T/W rather than t/w */
+	bool marker;		/* a section boundary such as __softirqentry_text_start */
 };
+
+/*
+ * The linker's section-boundary labels (__softirqentry_text_start,
+ * __kprobes_text_end, ...) share the address of the first function of the
+ * next section; the kernel names that function (its kallsyms lookup takes
+ * the function), so must kmag.
+ */
+static bool is_section_marker(const char *name, size_t len)
+{
+	static const char *const ends[] = { "_text_start", "_text_end" };
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t n = strlen(ends[i]);
+
+		if (len > n && !memcmp(name + len - n, ends[i], n))
+			return true;
+	}
+	return false;
+}
 
 struct kmag_symtab {
 	/* interned names: id -> string */
@@ -240,7 +260,8 @@ static uint32_t module_index(struct kmag_symtab *st, const char *name, size_t le
 /*
  * Several names can share one address (aliases such as __do_sys_rt_sigreturn,
  * __ia32_sys_rt_sigreturn and __x64_sys_rt_sigreturn). The one sorted first
- * names the address: a global symbol over a local one, and among equals the
+ * names the address: a function over a section marker (is_section_marker()),
+ * a global symbol over a local one, and among equals the
  * one listed last, which for syscalls is the native (x64) entry point. The
  * rule is deterministic, unlike libtraceevent's, whose bsearch lands on any
  * alias; the tests compare names modulo aliases for that reason.
@@ -251,6 +272,8 @@ static int ksym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	if (x->marker != y->marker)
+		return x->marker ? 1 : -1;
 	if (x->global != y->global)
 		return x->global ? -1 : 1;
 	return x->seq > y->seq ? -1 : x->seq < y->seq;
@@ -316,8 +339,9 @@ int kmag_symtab_load_kallsyms(struct kmag_symtab *st, const char *text, size_t l
 			}
 			if (kmag__grow(&st->ksyms, &st->cap_ksyms, st->nr_ksyms + 1, sizeof(*st->ksyms)))
 				return -ENOMEM;
-			st->ksyms[st->nr_ksyms] = (struct ksym){ addr, id, mod, (uint32_t)st->nr_ksyms,
-								  type == 'T' || type == 'W' };
+			st->ksyms[st->nr_ksyms] = (struct ksym){
+				addr, id, mod, (uint32_t)st->nr_ksyms, type == 'T' || type == 'W',
+				is_section_marker(name, (size_t)(name_end - name)) };
 			st->nr_ksyms++;
 			if (!st->addrs[id]) {
 				st->addrs[id] = addr;

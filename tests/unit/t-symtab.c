@@ -40,19 +40,26 @@ static void kallsyms_resolution(void)
 		"ffffffff81003000 T __ia32_vfs_read\n"	/* and the last listed global */
 		"ffffffff81003000 T vfs_read\n"
 		"ffffffff81004000 W weak_fn\n"
+		/* as in Linux 6.19's kallsyms: a function and section labels at one address */
+		"ffffffff81005000 T __do_softirq\n"
+		"ffffffff81005000 T __kprobes_text_end\n"
+		"ffffffff81005000 T __softirqentry_text_start\n"
 		"ffffffffc0001000 t ext4_read\t[ext4]\n"
 		"garbage line\n"
 		"0000000000000000 A zero\n";
 	struct kmag_symtab *st = kmag_symtab_new();
 	kmag_func_t id;
 
-	CHECK_EQ(kmag_symtab_load_kallsyms(st, ksyms, sizeof(ksyms) - 1), 7);
+	CHECK_EQ(kmag_symtab_load_kallsyms(st, ksyms, sizeof(ksyms) - 1), 10);
 	id = kmag_symtab_resolve(st, 0xffffffff81003000ull, false);
 	CHECK_STREQ(kmag_symtab_name(st, id), "vfs_read");
 	id = kmag_symtab_resolve(st, 0xffffffff81003abcull, false);	/* inside */
 	CHECK_STREQ(kmag_symtab_name(st, id), "vfs_read");
 	id = kmag_symtab_resolve(st, 0xffffffff81002500ull, false);	/* data skipped */
 	CHECK_STREQ(kmag_symtab_name(st, id), "do_one_initcall");
+	/* the function, as the kernel names it, not the section label listed last */
+	id = kmag_symtab_resolve(st, 0xffffffff81005010ull, false);
+	CHECK_STREQ(kmag_symtab_name(st, id), "__do_softirq");
 	id = kmag_symtab_resolve(st, 0xffffffffc0001010ull, false);
 	CHECK_STREQ(kmag_symtab_name(st, id), "ext4_read");
 	CHECK_STREQ(kmag_symtab_module(st, id), "ext4");
