@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmag/render/callfmt.h"
 #include "kmag/render/calltree.h"
 #include "kmag/replay.h"
 #include "render-util.h"
@@ -375,15 +376,28 @@ static int text_line(struct kmag_calltree *c, enum line_kind k, const struct kma
 		put_retval(c, call);
 		put(c, " */", 3);
 	} else {
+		char tmp[512];
+		bool site = call->caller != KMAG_FUNC_NONE;
+
 		if (err)
 			puts_(c, "\033[31m");
 		put_name(c, func_name(c, call->func));
 		if (err)
 			puts_(c, SGR_RESET);
-		put(c, k == L_OPEN ? "() {" : "();", k == L_OPEN ? 4 : 3);
-		if (k == L_LEAF && call->has_retval) {
+		kmag_fmt_args(tmp, sizeof(tmp), call, kmag_trace_arg_names(c->trace, call->func));
+		putch(c, '(');
+		put_name(c, tmp);
+		put(c, k == L_OPEN ? ") {" : ");", k == L_OPEN ? 3 : 2);
+		if (site || (k == L_LEAF && call->has_retval)) {
 			put(c, " /*", 3);
-			put_retval(c, call);
+			if (site) {
+				kmag_fmt_call_site(tmp, sizeof(tmp), func_name(c, call->caller),
+						   call->caller_off);
+				put(c, " <-", 3);
+				put_name(c, tmp);
+			}
+			if (k == L_LEAF)
+				put_retval(c, call);
 			put(c, " */", 3);
 		}
 	}
@@ -392,6 +406,34 @@ static int text_line(struct kmag_calltree *c, enum line_kind k, const struct kma
 	putch(c, '\n');
 	c->stats.lines++;
 	return 0;
+}
+
+/* ,"call_site":"ksys_write+0x71","args":"fd=0x3, count=0x400" where recorded */
+static void json_details(struct kmag_calltree *c, const struct kmag_call *call)
+{
+	char tmp[512];
+
+	if (call->caller != KMAG_FUNC_NONE) {
+		kmag_fmt_call_site(tmp, sizeof(tmp), func_name(c, call->caller), call->caller_off);
+		put(c, ",\"call_site\":", 13);
+		put_json_str(c, tmp);
+	}
+	if (call->nargs) {
+		kmag_fmt_args(tmp, sizeof(tmp), call, kmag_trace_arg_names(c->trace, call->func));
+		put(c, ",\"args\":", 8);
+		put_json_str(c, tmp);
+	}
+}
+
+/* A function-tracer record's arguments (func-args) as text in @buf. */
+static const char *func_args(struct kmag_calltree *c, const struct kmag_event *ev, char *buf,
+			     size_t size)
+{
+	struct kmag_call call = { .nargs = ev->nargs };
+
+	memcpy(call.args, ev->args, sizeof(call.args));
+	kmag_fmt_args(buf, size, &call, kmag_trace_arg_names(c->trace, ev->func));
+	return buf;
 }
 
 static const char *const flag_names[] = { "no_entry", "no_exit", "lost", "recursive" };
@@ -452,6 +494,7 @@ static int json_line(struct kmag_calltree *c, const struct kmag_call *call)
 		put_i64(c, is_errno(call) ? errno_of(call) : call->retval);
 	else
 		put(c, "null", 4);
+	json_details(c, call);
 	put(c, "}\n", 2);
 	c->stats.lines++;
 	return 0;
@@ -626,6 +669,7 @@ static int lost_line(struct kmag_calltree *c, const struct kmag_event *ev)
 /* A function-tracer record: "vfs_read <-ksys_read", or one JSON object. */
 static int func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 {
+	char tmp[512];
 	int ret;
 
 	c->stats.calls++;
@@ -654,10 +698,19 @@ static int func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 		put_json_u64(c, ",\"start_ns\":", ev->ts, KMAG_TS_NONE);
 		put(c, ",\"repeat\":", 10);
 		put_u64(c, ev->repeat ? ev->repeat : 1, 0);
+		if (ev->nargs) {
+			put(c, ",\"args\":", 8);
+			put_json_str(c, func_args(c, ev, tmp, sizeof(tmp)));
+		}
 		put(c, "}\n", 2);
 	} else {
 		put_columns(c, ev->ts, ev->cpu, ev->pid);
 		put_name(c, func_name(c, ev->func));
+		if (ev->nargs) {	/* func-args */
+			putch(c, '(');
+			put_name(c, func_args(c, ev, tmp, sizeof(tmp)));
+			putch(c, ')');
+		}
 		if (ev->parent != KMAG_FUNC_NONE) {
 			put(c, " <- ", 4);
 			put_name(c, func_name(c, ev->parent));

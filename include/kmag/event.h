@@ -37,6 +37,9 @@ enum kmag_ctx_flags {
 #define KMAG_TS_NONE UINT64_MAX		/* the input has no timestamp for this event */
 #define KMAG_LOST_UNKNOWN UINT64_MAX	/* events were lost, the count is unknown */
 #define KMAG_DURATION_NONE UINT64_MAX
+#define KMAG_OFF_NONE UINT32_MAX	/* a call site's offset is not known */
+/* Arguments a record can carry: the kernel's FTRACE_REGS_MAX_ARGS (6 on x86-64, arm64). */
+#define KMAG_MAX_ARGS 6
 
 struct kmag_event {
 	uint8_t type;		/* enum kmag_event_type */
@@ -48,9 +51,24 @@ struct kmag_event {
 	uint64_t ts;		/* ns since the trace clock's epoch, or KMAG_TS_NONE */
 
 	kmag_func_t func;	/* FUNC/GRAPH_*: the function */
-	kmag_func_t parent;	/* FUNC: its caller; otherwise KMAG_FUNC_NONE */
+	/*
+	 * FUNC: its caller. GRAPH_ENTRY: the call site when the trace has it
+	 * (funcgraph-retaddr, Linux 6.13+: fgraph_retaddr_entry records, or
+	 * "<-caller+0x1f/0x80" in text). Otherwise KMAG_FUNC_NONE.
+	 */
+	kmag_func_t parent;
 	uint64_t ip;		/* raw address of func, 0 for text input */
 	uint64_t parent_ip;	/* raw return address into parent, 0 for text input */
+	uint32_t parent_off;	/* GRAPH_ENTRY: that address's offset into parent, or KMAG_OFF_NONE */
+
+	/*
+	 * FUNC/GRAPH_ENTRY: the function's first arguments as the kernel saved
+	 * them (funcgraph-args, func-args; Linux 6.15+, CONFIG_FUNCTION_TRACE_ARGS):
+	 * register values, a struct passed by value taking several. The names
+	 * are the trace's (kmag_trace_arg_names()).
+	 */
+	uint8_t nargs;		/* 0: not recorded */
+	uint64_t args[KMAG_MAX_ARGS];
 
 	/* GRAPH_EXIT only */
 	uint64_t duration;	/* rettime - calltime in ns, or KMAG_DURATION_NONE */

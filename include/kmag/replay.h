@@ -81,6 +81,13 @@ struct kmag_call {
 	uint64_t id;		/* 1, 2, ... in the order calls were opened */
 	uint64_t parent_id;	/* id of the calling call, 0 when the trace has none */
 	int64_t retval;		/* valid when has_retval */
+	/* the call site when recorded (funcgraph-retaddr, Linux 6.13+) */
+	kmag_func_t caller;	/* the function it returns into, KMAG_FUNC_NONE when not recorded */
+	uint32_t caller_off;	/* the return address's offset there, KMAG_OFF_NONE when unknown */
+	uint64_t call_site;	/* the return address, 0 when unknown (text input) */
+	/* its arguments when recorded (funcgraph-args, Linux 6.15+; see kmag_event) */
+	uint64_t args[KMAG_MAX_ARGS];
+	uint8_t nargs;
 	uint8_t ctx;		/* enum kmag_ctx_flags of the entry (of the exit when missing) */
 	uint8_t flags;		/* enum kmag_call_flags */
 	uint8_t has_retval;

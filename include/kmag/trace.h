@@ -144,6 +144,14 @@ const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
 struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t);
 /* Command name of @pid as recorded ("<idle>" for 0), or NULL; borrowed. */
 const char *kmag_trace_comm(const struct kmag_trace *t, int pid);
+/*
+ * The names of @func's argument registers as far as the trace says (the
+ * kernel's funcgraph-args/func-args text names them from BTF): "fd,buf,count",
+ * a struct passed in k registers being its name and k - 1 empty names
+ * ("how,,"). NULL when the trace names none (so far: names are learnt while
+ * reading). Borrowed, valid until kmag_trace_close().
+ */
+const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func);
 /* Closes the file and frees everything. Accepts NULL. */
 void kmag_trace_close(struct kmag_trace *t);
 

@@ -74,13 +74,14 @@ static int pass_entry(struct kmag_mindur *m, const struct kmag_call *c, struct h
 	struct kmag_event ev = {
 		.type = KMAG_EV_GRAPH_ENTRY, .ctx = c->ctx, .repeat = 1, .cpu = c->cpu,
 		.pid = c->pid, .depth = c->depth, .ts = h->entry_ts, .func = c->func,
-		.parent = KMAG_FUNC_NONE, .duration = KMAG_DURATION_NONE,
-		.calltime = KMAG_TS_NONE,
+		.parent = c->caller, .parent_ip = c->call_site, .parent_off = c->caller_off,
+		.nargs = c->nargs, .duration = KMAG_DURATION_NONE, .calltime = KMAG_TS_NONE,
 	};
 
 	if (h->passed || c->func == KMAG_FUNC_NONE || (c->flags & KMAG_CALL_NO_ENTRY))
 		return 0;
 	h->passed = true;
+	memcpy(ev.args, c->args, sizeof(ev.args));
 	return m->next(&ev, m->next_ctx);
 }
 
@@ -93,7 +94,8 @@ static int mindur_leave(void *ctx, const struct kmag_call *call, void *data,
 	struct kmag_event ev = {
 		.type = KMAG_EV_GRAPH_EXIT, .ctx = call->ctx, .repeat = 1, .cpu = call->cpu,
 		.pid = call->pid, .depth = call->depth, .ts = call->end_ns, .func = call->func,
-		.parent = KMAG_FUNC_NONE, .duration = call->duration, .calltime = KMAG_TS_NONE,
+		.parent = KMAG_FUNC_NONE, .parent_off = KMAG_OFF_NONE, .duration = call->duration,
+		.calltime = KMAG_TS_NONE,
 		.retval = call->retval, .has_retval = call->has_retval,
 	};
 	int ret;

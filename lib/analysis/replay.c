@@ -251,6 +251,7 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
 		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .duration = KMAG_DURATION_NONE,
 		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
+		.caller = KMAG_FUNC_NONE, .caller_off = KMAG_OFF_NONE,
 	};
 	f->active = p ? p->active : 0;
 	f->lower = !p ? t->root_last_end : p->lower > p->last_child_end ? p->lower :
@@ -355,6 +356,26 @@ static int stack_fit(struct kmag_replay *r, struct task *t, const struct kmag_ev
 	}
 }
 
+/*
+ * The call site of an entry (funcgraph-retaddr) names the function it
+ * returns into: a placeholder just below it is that function. So a level
+ * the kernel does not trace (a noinstr interrupt entry such as
+ * sysvec_apic_timer_interrupt) gets its name from the first call it makes.
+ */
+static int name_from_call_site(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
+			       int32_t depth)
+{
+	struct frame *f = top(r, t), *p;
+
+	if (!f || !(f->flags & FR_PLACEHOLDER) || f->call.func != KMAG_FUNC_NONE ||
+	    f->call.depth != depth - 1 || ev->parent == KMAG_FUNC_NONE)
+		return 0;
+	f->flags &= ~FR_PLACEHOLDER;
+	frame_name(r, t, f, ev->parent);
+	p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
+	return deliver(r, HOOK_NAMED, f, p);
+}
+
 static int graph_entry(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
 {
 	struct frame *f, *p;
@@ -365,13 +386,20 @@ static int graph_entry(struct kmag_replay *r, struct task *t, const struct kmag_
 		return 0;
 	p = top(r, t);
 	depth = ev->depth >= 0 ? ev->depth : (p ? p->call.depth + 1 : 0);
-	if ((ret = stack_fit(r, t, ev, depth)))
+	if ((ret = stack_fit(r, t, ev, depth)) || (ret = name_from_call_site(r, t, ev, depth)))
 		return ret;
 	f = frame_push(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
 	f->call.start_ns = ev->ts;
 	f->call.ctx = ev->ctx;
+	f->call.caller = ev->parent;
+	f->call.caller_off = ev->parent_off;
+	f->call.call_site = ev->parent_ip;
+	if (ev->nargs) {
+		f->call.nargs = ev->nargs;
+		memcpy(f->call.args, ev->args, sizeof(f->call.args));
+	}
 	frame_name(r, t, f, ev->func);
 	p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
 	return deliver(r, HOOK_ENTER, f, p);

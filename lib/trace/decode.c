@@ -33,6 +33,40 @@ static bool set_field(struct tep_event *ev, const char *name, struct fdesc *f, b
 	return true;
 }
 
+/* Offset of the dynamic "unsigned long args[]" tail of @ev, 0 when it has none. */
+static uint16_t args_offset(struct tep_event *ev)
+{
+	struct tep_format_field *fld = tep_find_field(ev, "args");
+
+	if (!fld || fld->offset <= 0 || fld->offset > UINT16_MAX || fld->size != 0 ||
+	    fld->elementsize != 8)
+		return 0;
+	return (uint16_t)fld->offset;
+}
+
+/*
+ * The arguments saved at @off of a record of @size bytes: the kernel stores
+ * all FTRACE_REGS_MAX_ARGS registers or none (print_graph_entry() prints
+ * them only when the whole array is there), so a shorter tail is padding.
+ */
+static void decode_args(const struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			uint16_t off, struct kmag_event *ev)
+{
+	uint32_t i, n;
+
+	ev->nargs = 0;
+	if (!off || size < (uint32_t)off + 8u * KMAG_MAX_ARGS)
+		return;
+	n = KMAG_MAX_ARGS;
+	for (i = 0; i < n; i++) {
+		uint64_t v;
+
+		__builtin_memcpy(&v, data + off + 8 * i, 8);
+		ev->args[i] = d->swap ? __builtin_bswap64(v) : v;
+	}
+	ev->nargs = (uint8_t)n;
+}
+
 static int find_id(struct tep_handle *tep, const char *name)
 {
 	struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", name);
@@ -55,11 +89,16 @@ static void setup_fast(struct kmag_decoder *d)
 	d->fast = !d->swap && d->common_type.size == 2 && d->common_pid.size == 4 &&
 		  d->common_flags.size == 1 && d->id_function >= 0 && d->fn_ip.size == 8 &&
 		  d->fn_parent.size == 8 && d->id_entry >= 0 && d->ge_func.size == 8 &&
-		  d->ge_depth.size == 4 && d->id_exit >= 0 && d->gx_func.size == 8 &&
+		  (d->ge_depth.size == 4 || d->ge_depth.size == 8) && d->id_exit >= 0 && d->gx_func.size == 8 &&
 		  d->gx_depth.size == 4 && d->gx_calltime.size == 8 && d->gx_rettime.size == 8 &&
 		  (!d->gx_retval.size || d->gx_retval.size == 8);
 	d->need_fn = max3(end_of(&d->fn_ip), end_of(&d->fn_parent), end_of(&d->common_pid));
 	d->need_entry = max3(end_of(&d->ge_func), end_of(&d->ge_depth), end_of(&d->common_pid));
+	d->need_retaddr = max3(end_of(&d->gr_func), end_of(&d->gr_depth), end_of(&d->gr_retaddr));
+	d->fast_retaddr = d->fast && d->id_retaddr >= 0 && d->gr_func.size == 8 &&
+			  (d->gr_depth.size == 4 || d->gr_depth.size == 8) && d->gr_retaddr.size == 8;
+	if (d->need_retaddr < end_of(&d->common_pid))
+		d->need_retaddr = end_of(&d->common_pid);
 	d->need_exit = max3(max3(end_of(&d->gx_func), end_of(&d->gx_depth), end_of(&d->common_pid)),
 			    end_of(&d->gx_calltime), max3(end_of(&d->gx_rettime), end_of(&d->gx_retval), 0));
 }
@@ -78,6 +117,7 @@ int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct km
 	d->id_entry = find_id(tep, "funcgraph_entry");
 	d->id_exit = find_id(tep, "funcgraph_exit");
 	d->id_repeats = find_id(tep, "func_repeats");
+	d->id_retaddr = find_id(tep, "fgraph_retaddr_entry");
 
 	n = tep_get_events_count(tep);
 	for (i = 0; i < n; i++) {
@@ -107,15 +147,25 @@ int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct km
 			d->kind[ev->id] = KMAG_EV_OTHER;
 	}
 	if (d->id_function >= 0 && (ev = tep_find_event(tep, d->id_function)) &&
-	    set_field(ev, "ip", &d->fn_ip, false) && set_field(ev, "parent_ip", &d->fn_parent, false))
+	    set_field(ev, "ip", &d->fn_ip, false) && set_field(ev, "parent_ip", &d->fn_parent, false)) {
 		d->kind[d->id_function] = KMAG_EV_FUNC;
+		d->fn_args = args_offset(ev);
+	}
 	if (d->id_repeats >= 0 && (ev = tep_find_event(tep, d->id_repeats)) &&
 	    set_field(ev, "ip", &d->fr_ip, false) && set_field(ev, "parent_ip", &d->fr_parent, false) &&
 	    set_field(ev, "count", &d->fr_count, false))
 		d->kind[d->id_repeats] = KMAG_EV_FUNC;
 	if (d->id_entry >= 0 && (ev = tep_find_event(tep, d->id_entry)) &&
-	    set_field(ev, "func", &d->ge_func, false) && set_field(ev, "depth", &d->ge_depth, false))
+	    set_field(ev, "func", &d->ge_func, false) && set_field(ev, "depth", &d->ge_depth, false)) {
 		d->kind[d->id_entry] = KMAG_EV_GRAPH_ENTRY;
+		d->ge_args = args_offset(ev);
+	}
+	if (d->id_retaddr >= 0 && (ev = tep_find_event(tep, d->id_retaddr)) &&
+	    set_field(ev, "func", &d->gr_func, false) && set_field(ev, "depth", &d->gr_depth, false) &&
+	    set_field(ev, "retaddr", &d->gr_retaddr, false)) {
+		d->kind[d->id_retaddr] = KMAG_EV_GRAPH_ENTRY;
+		d->gr_args = args_offset(ev);
+	}
 	if (d->id_exit >= 0 && (ev = tep_find_event(tep, d->id_exit)) &&
 	    set_field(ev, "func", &d->gx_func, false) && set_field(ev, "depth", &d->gx_depth, false)) {
 		set_field(ev, "calltime", &d->gx_calltime, false);
@@ -287,6 +337,25 @@ static inline uint8_t ctx_of(uint8_t fl)
 	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0);
 }
 
+/*
+ * A function_graph entry's call site (fgraph_retaddr_entry's retaddr): the
+ * function it returns into and the offset there.
+ */
+static inline void set_call_site(struct kmag_decoder *d, struct kmag_event *ev, uint64_t retaddr)
+{
+	uint64_t start;
+
+	ev->parent_ip = retaddr;
+	ev->parent = retaddr ? resolve(d, retaddr) : KMAG_FUNC_NONE;
+	ev->parent_off = KMAG_OFF_NONE;
+	if (ev->parent == KMAG_FUNC_NONE)
+		return;
+	start = d->tep_names ? tep_find_function_address(d->tep, retaddr) :
+			       kmag_symtab_addr(d->st, ev->parent);
+	if (start && start <= retaddr && retaddr - start < UINT32_MAX)
+		ev->parent_off = (uint32_t)(retaddr - start);
+}
+
 /* The fast path for the usual layout; returns 1 when the record is not one it knows. */
 static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
 			      struct kmag_event *ev)
@@ -299,7 +368,23 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 			return -EINVAL;
 		ev->type = KMAG_EV_GRAPH_ENTRY;
 		ev->ip = ld64(data + d->ge_func.off);
+		/* (an 8-byte depth, 6.x: its low half, the records being little-endian here) */
 		ev->depth = (int32_t)ld32(data + d->ge_depth.off);
+		decode_args(d, data, size, d->ge_args, ev);
+	} else if ((int)type == d->id_retaddr && d->fast_retaddr) {
+		if (unlikely(size < d->need_retaddr))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_ENTRY;
+		ev->ip = ld64(data + d->gr_func.off);
+		ev->depth = (int32_t)ld32(data + d->gr_depth.off);
+		decode_args(d, data, size, d->gr_args, ev);
+		ev->pid = (int32_t)ld32(data + d->common_pid.off);
+		ev->ctx = ctx_of(data[d->common_flags.off]);
+		ev->repeat = 1;
+		ev->has_retval = false;
+		ev->func = resolve(d, ev->ip);
+		set_call_site(d, ev, ld64(data + d->gr_retaddr.off));
+		return 0;
 	} else if ((int)type == d->id_exit) {
 		uint64_t ct, rt;
 
@@ -325,9 +410,11 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 		ev->depth = -1;
 		ev->func = resolve(d, ev->ip);
 		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) : KMAG_FUNC_NONE;
+		ev->parent_off = KMAG_OFF_NONE;
 		ev->pid = (int32_t)ld32(data + d->common_pid.off);
 		ev->ctx = ctx_of(data[d->common_flags.off]);
 		ev->has_retval = false;
+		decode_args(d, data, size, d->fn_args, ev);
 		return 0;
 	} else {
 		return 1;
@@ -337,8 +424,11 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 	ev->repeat = 1;
 	ev->parent = KMAG_FUNC_NONE;
 	ev->parent_ip = 0;
+	ev->parent_off = KMAG_OFF_NONE;
 	if (ev->type == KMAG_EV_GRAPH_ENTRY)
 		ev->has_retval = false;
+	else
+		ev->nargs = 0;
 	ev->func = resolve(d, ev->ip);
 	return 0;
 }
@@ -377,8 +467,10 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 	ev->repeat = 1;
 	ev->parent = KMAG_FUNC_NONE;
 	ev->parent_ip = 0;
+	ev->parent_off = KMAG_OFF_NONE;
 	ev->depth = -1;
 	ev->has_retval = false;
+	ev->nargs = 0;
 
 	switch (kind) {
 	case KMAG_EV_FUNC:
@@ -401,14 +493,28 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 		ev->func = resolve(d, ev->ip);
 		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) :
 					     KMAG_FUNC_NONE;
+		if ((int)type == d->id_function)
+			decode_args(d, data, size, d->fn_args, ev);
 		return 0;
 	case KMAG_EV_GRAPH_ENTRY:
+		ev->type = KMAG_EV_GRAPH_ENTRY;
+		if ((int)type == d->id_retaddr) {
+			if (unlikely(!fits(&d->gr_func, size) || !fits(&d->gr_depth, size) ||
+				     !fits(&d->gr_retaddr, size)))
+				return -EINVAL;
+			ev->ip = fd_read(&d->gr_func, data, d->swap);
+			ev->depth = (int32_t)fd_read(&d->gr_depth, data, d->swap);
+			ev->func = resolve(d, ev->ip);
+			set_call_site(d, ev, fd_read(&d->gr_retaddr, data, d->swap));
+			decode_args(d, data, size, d->gr_args, ev);
+			return 0;
+		}
 		if (unlikely(!fits(&d->ge_func, size) || !fits(&d->ge_depth, size)))
 			return -EINVAL;
-		ev->type = KMAG_EV_GRAPH_ENTRY;
 		ev->ip = fd_read(&d->ge_func, data, d->swap);
 		ev->depth = (int32_t)fd_read(&d->ge_depth, data, d->swap);
 		ev->func = resolve(d, ev->ip);
+		decode_args(d, data, size, d->ge_args, ev);
 		return 0;
 	case KMAG_EV_GRAPH_EXIT:
 		if (unlikely(!fits(&d->gx_func, size) || !fits(&d->gx_depth, size)))

@@ -33,8 +33,16 @@ struct kmag_decoder {
 
 	struct fdesc common_type, common_flags, common_pid;
 	int id_function, id_entry, id_exit, id_repeats;	/* -1 when absent */
+	int id_retaddr;		/* fgraph_retaddr_entry (funcgraph-retaddr, 6.13+), -1 when absent */
 	struct fdesc fn_ip, fn_parent;
 	struct fdesc ge_func, ge_depth;
+	struct fdesc gr_func, gr_depth, gr_retaddr;
+	/*
+	 * Offsets of the args[] tails of function, funcgraph_entry and
+	 * fgraph_retaddr_entry (funcgraph-args/func-args, 6.15+), 0 when the
+	 * format has none. A record carries arguments when it is long enough.
+	 */
+	uint16_t fn_args, ge_args, gr_args;
 	struct fdesc gx_func, gx_depth, gx_calltime, gx_rettime, gx_retval;
 	struct fdesc fr_ip, fr_parent, fr_count;
 	uint8_t *kind;			/* common_type -> enum kmag_event_type (0 = unknown) */
@@ -46,7 +54,8 @@ struct kmag_decoder {
 	 * size switch. Anything else takes the generic path.
 	 */
 	bool fast;
-	uint32_t need_fn, need_entry, need_exit;	/* bytes each record kind must have */
+	bool fast_retaddr;		/* and fgraph_retaddr_entry too */
+	uint32_t need_fn, need_entry, need_exit, need_retaddr;	/* bytes each record kind must have */
 
 	/*
 	 * Name addresses through the tep's own kallsyms (tep_find_function)

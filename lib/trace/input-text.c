@@ -315,6 +315,10 @@ static int function_call(struct kmag_trace *t, const struct ev_head *h, const ch
 				return -ENOMEM;
 		}
 	}
+	/* func-args: "vfs_read(file=0x..., count=0x400) <-ksys_read" */
+	if (rest[len] == '(' && strncmp(rest + len, "(repeats:", 9) &&
+	    !kmag__text_args(t, &ev, rest + len))
+		ev.nargs = 0;
 	{
 		/* func-no-repeats: "(repeats: 3, last_ts: ...)" */
 		const char *r = strchr(rest + len, '(');

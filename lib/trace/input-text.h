@@ -62,9 +62,16 @@ static inline void text_ev_init(struct kmag_event *ev, int cpu, int pid, uint64_
 	ev->repeat = 1;
 	ev->func = KMAG_FUNC_NONE;
 	ev->parent = KMAG_FUNC_NONE;
+	ev->parent_off = KMAG_OFF_NONE;
 	ev->duration = KMAG_DURATION_NONE;
 	ev->calltime = KMAG_TS_NONE;
 }
+/*
+ * Reads "(name=value, ...)" at @open into @ev's arguments and the trace's
+ * names for @ev->func; the text after ")" or NULL (not an argument list).
+ */
+const char *kmag__text_args(struct kmag_trace *t, struct kmag_event *ev, const char *open);
+
 /* Where a function_graph line was recorded: CPU, task, timestamp, context. */
 struct graph_ctx {
 	int cpu, pid;

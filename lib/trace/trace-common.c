@@ -28,38 +28,66 @@ struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu)
 	return &t->cpus[cpu];
 }
 
-int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len)
+int kmag__keyed_set(struct keyed_names *kn, uint64_t key, const char *s, size_t len)
 {
 	uint64_t *slot;
 	bool inserted;
 	char *copy;
 
-	len = strnlen(comm, len);	/* a NUL inside ends the name, as strndup() does */
-	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
+	len = strnlen(s, len);	/* a NUL inside ends the string, as strndup() does */
+	slot = u64map_get(&kn->map, key);
 	if (slot) {
-		char *old = t->comm_names[*slot];
+		char *old = kn->names[*slot];
 
-		if (strlen(old) == len && !memcmp(old, comm, len))
+		if (strlen(old) == len && !memcmp(old, s, len))
 			return 0;
-		copy = strndup(comm, len);
+		copy = strndup(s, len);
 		if (!copy)
 			return -ENOMEM;
 		free(old);
-		t->comm_names[*slot] = copy;
+		kn->names[*slot] = copy;
 		return 0;
 	}
-	if (kmag__grow(&t->comm_names, &t->cap_comms, t->nr_comms + 1, sizeof(char *)))
+	if (kmag__grow(&kn->names, &kn->cap, kn->nr + 1, sizeof(char *)))
 		return -ENOMEM;
-	copy = strndup(comm, len);
+	copy = strndup(s, len);
 	if (!copy)
 		return -ENOMEM;
-	slot = u64map_upsert(&t->comms, (uint64_t)(uint32_t)pid, t->nr_comms, &inserted);
+	slot = u64map_upsert(&kn->map, key, kn->nr, &inserted);
 	if (!slot) {
 		free(copy);
 		return -ENOMEM;
 	}
-	t->comm_names[t->nr_comms++] = copy;
+	kn->names[kn->nr++] = copy;
 	return 0;
+}
+
+const char *kmag__keyed_get(const struct keyed_names *kn, uint64_t key)
+{
+	const uint64_t *slot = u64map_get((struct u64map *)&kn->map, key);
+
+	return slot ? kn->names[*slot] : NULL;
+}
+
+void kmag__keyed_release(struct keyed_names *kn)
+{
+	size_t i;
+
+	for (i = 0; i < kn->nr; i++)
+		free(kn->names[i]);
+	free(kn->names);
+	u64map_release(&kn->map);
+	memset(kn, 0, sizeof(*kn));
+}
+
+int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len)
+{
+	return kmag__keyed_set(&t->comms, (uint64_t)(uint32_t)pid, comm, len);
+}
+
+int kmag__trace_set_arg_names(struct kmag_trace *t, kmag_func_t func, const char *names, size_t len)
+{
+	return kmag__keyed_set(&t->arg_names, func, names, len);
 }
 
 int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len)

@@ -27,6 +27,18 @@ struct tep_event;
 /* The parsed format of event @id (libtraceevent's), or NULL; borrowed, lives with @t. */
 struct tep_event *kmag__trace_event_format(struct kmag_trace *t, int id);
 
+/* Strings keyed by a number, the latest set winning: task names, argument names. */
+struct keyed_names {
+	struct u64map map;		/* key -> index into names */
+	char **names;			/* owned */
+	size_t nr, cap;
+};
+/* Sets @key's string to @len bytes of @s (a NUL inside ends it). 0 or -ENOMEM. */
+int kmag__keyed_set(struct keyed_names *kn, uint64_t key, const char *s, size_t len);
+/* @key's string or NULL; borrowed. */
+const char *kmag__keyed_get(const struct keyed_names *kn, uint64_t key);
+void kmag__keyed_release(struct keyed_names *kn);
+
 struct kmag_trace {
 	const struct kmag_input_ops *ops;
 	void *priv;			/* the input's state */
@@ -36,9 +48,8 @@ struct kmag_trace {
 	struct kmag_cpu_info *cpus;	/* info.nr_cpus entries, grown by kmag__trace_cpu() */
 	size_t cap_cpus;
 	struct kmag_symtab *st;
-	struct u64map comms;		/* pid -> index into comm_names */
-	char **comm_names;
-	size_t nr_comms, cap_comms;
+	struct keyed_names comms;	/* pid -> task name */
+	struct keyed_names arg_names;	/* function -> kmag_trace_arg_names() */
 	bool read_started;
 
 	/* the consumer during kmag_trace_read() */
@@ -60,6 +71,8 @@ void kmag__trace_progress(struct kmag_trace *t);
 struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu);
 /* Records @comm for @pid (latest wins). Returns 0 or -ENOMEM. */
 int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len);
+/* Records @func's argument names ("fd,buf,count"; see kmag_trace_arg_names()). 0 or -ENOMEM. */
+int kmag__trace_set_arg_names(struct kmag_trace *t, kmag_func_t func, const char *names, size_t len);
 /* Loads saved_cmdlines text ("pid comm" lines). */
 int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len);
 /* Parses a per_cpu/cpuN/stats text into @ci. */

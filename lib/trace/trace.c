@@ -110,7 +110,8 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 	if (opts)
 		t->opts = *opts;
 	t->file_size = (uint64_t)st.st_size;
-	u64map_init(&t->comms);
+	u64map_init(&t->comms.map);
+	u64map_init(&t->arg_names.map);
 	t->info.first_ts = KMAG_TS_NONE;
 	t->info.last_ts = KMAG_TS_NONE;
 
@@ -194,26 +195,24 @@ struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t)
 
 const char *kmag_trace_comm(const struct kmag_trace *t, int pid)
 {
-	uint64_t *slot;
-
 	if (pid == 0)
 		return "<idle>";
-	slot = u64map_get(&t->comms, (uint64_t)(uint32_t)pid);
-	return slot ? t->comm_names[*slot] : NULL;
+	return kmag__keyed_get(&t->comms, (uint64_t)(uint32_t)pid);
+}
+
+const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func)
+{
+	return func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
 }
 
 void kmag_trace_close(struct kmag_trace *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
 	if (t->ops && t->ops->close)
 		t->ops->close(t);
-	for (i = 0; i < t->nr_comms; i++)
-		free(t->comm_names[i]);
-	free(t->comm_names);
-	u64map_release(&t->comms);
+	kmag__keyed_release(&t->comms);
+	kmag__keyed_release(&t->arg_names);
 	kmag_symtab_free(t->st);
 	free(t->cpus);
 	free(t->path);

@@ -35,7 +35,7 @@ static void ev(struct kmag_replay *r, int type, int pid, int depth, kmag_func_t 
 {
 	struct kmag_event e = { .type = (uint8_t)type, .pid = pid, .cpu = 1, .depth = depth,
 				.func = f, .ts = ts, .duration = dur, .repeat = 1,
-				.calltime = KMAG_TS_NONE };
+				.calltime = KMAG_TS_NONE, .parent = KMAG_FUNC_NONE };
 
 	CHECK_EQ(kmag_replay_event_fn(&e, r), 0);	/* the kmag_event_fn adapter */
 }
