@@ -79,8 +79,10 @@ tf_reset() {
     : >$T/set_ftrace_pid
     [ -e $T/set_ftrace_notrace_pid ] && : >$T/set_ftrace_notrace_pid
     echo 0 >$T/events/enable
-    for opt in record-tgid funcgraph-proc funcgraph-abstime funcgraph-tail; do
-        echo 0 >$T/options/$opt
+    for opt in record-tgid funcgraph-proc funcgraph-abstime funcgraph-tail \
+        funcgraph-retval funcgraph-retval-hex funcgraph-retaddr funcgraph-args func-args \
+        latency-format; do
+        [ -e $T/options/$opt ] && echo 0 >$T/options/$opt
     done
     for opt in irq-info funcgraph-cpu funcgraph-duration funcgraph-overhead; do
         echo 1 >$T/options/$opt

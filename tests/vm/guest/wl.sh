@@ -6,6 +6,11 @@
 #                   files in /tmp/wl.PID (tmpfs), cat two of them back,
 #                   sleep 0.1, a 5-iteration shell loop writing a file, rm.
 #   wl.sh twocpu N  basic N pinned to CPU 0 and, concurrently, to CPU 1.
+#   wl.sh errors N  N rounds of system calls that fail in known places:
+#                   open of a missing file (ENOENT), mkdir of an existing
+#                   directory (EEXIST), write to a read-only descriptor
+#                   (EBADF), an ioctl the file does not support (ENOTTY),
+#                   between successful reads and writes (dd 4 KiB).
 #   wl.sh busy N    N rounds of a tight cat /proc/version + ls / loop (used to
 #                   overflow small ring buffers).
 kind=${1:-basic}
@@ -35,6 +40,23 @@ twocpu)
     taskset 1 /kmag/wl.sh basic $n &
     taskset 2 /kmag/wl.sh basic $n &
     wait
+    ;;
+errors)
+    d=/tmp/wl.$$
+    mkdir -p $d
+    echo data >$d/ro
+    r=0
+    while [ $r -lt $n ]; do
+        cat $d/missing 2>/dev/null
+        mkdir $d 2>/dev/null
+        (exec 3<$d/ro; echo x >&3) 2>/dev/null
+        stty -F $d/ro 2>/dev/null
+        dd if=/dev/zero of=$d/f bs=4k count=1 2>/dev/null
+        cat $d/f >/dev/null
+        r=$((r + 1))
+    done
+    rm -f $d/ro $d/f
+    rmdir $d
     ;;
 busy)
     i=0
