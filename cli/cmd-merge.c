@@ -42,6 +42,10 @@ struct merge {
 	const char *tracer_from;	/* the first input with a function tracer */
 	uint64_t events, lost;
 	bool lost_unknown;
+	/* source files of the functions, where an input names them (the first one wins) */
+	struct kmag_symmap *files;
+	unsigned char *has_file;	/* per function id of st */
+	size_t cap_has_file;
 };
 
 static char *dup_or_null(const char *s)
@@ -83,21 +87,67 @@ static int check_tracer(struct merge *m, const char *path, enum kmag_tracer t)
 	return 0;
 }
 
+/*
+ * Keeps the source file of each of @g's functions that @loc (the input's
+ * symbol map, or the files its profile names) knows and no earlier input did.
+ */
+static int add_files(struct merge *m, const struct cli_graph *g, struct kmag_srcloc *loc)
+{
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	const struct kmag_symtab *st = kmag_trace_symtab(g->trace);
+	size_t i;
+
+	for (i = 0; loc && i < kmag_cg_nr_nodes(g->cg); i++) {
+		const struct kmag_symmap_entry *e = kmag_srcloc_entry(loc, nodes[i].func, NULL);
+		const char *name = kmag_symtab_name(st, nodes[i].func);
+		kmag_func_t f = name ? kmag_symtab_find(m->st, name) : KMAG_FUNC_NONE;
+		struct kmag_symmap_entry copy;
+		size_t old = m->cap_has_file;
+
+		if (!e || f == KMAG_FUNC_NONE)
+			continue;
+		if (f >= old) {
+			size_t cap = (size_t)f * 2 + 64;
+			unsigned char *grown = realloc(m->has_file, cap);
+
+			if (!grown)
+				return cli_error("out of memory");
+			memset(grown + old, 0, cap - old);
+			m->has_file = grown;
+			m->cap_has_file = cap;
+		}
+		if (m->has_file[f])
+			continue;
+		copy = (struct kmag_symmap_entry){ .name = name, .file = e->file, .line = e->line,
+						   .module = e->module };
+		if ((!m->files && !(m->files = kmag_symmap_new())) || kmag_symmap_add(m->files, &copy))
+			return cli_error("out of memory");
+		m->has_file[f] = 1;
+	}
+	return 0;
+}
+
 /* Reads @path (a trace or a profile) and adds it. Returns 0 or an exit code (printed). */
 static int merge_one(struct merge *m, const char *path)
 {
-	struct cli_input in = { .path = path, .unordered = true };
+	struct cli_symmap sm = { .cmd = "merge" };
+	struct cli_input in = { .path = path, .unordered = true,
+				.after_open = cli_symmap_after_open, .after_open_ctx = &sm };
 	const struct kmag_trace_info *info;
 	struct cli_graph g;
 	size_t i;
 	int ret = cli_load_graph("merge", &in, &g);
 
-	if (ret)
+	if (ret) {
+		cli_symmap_release(&sm);
 		return ret;
+	}
 	info = kmag_trace_info(g.trace);
 	ret = check_tracer(m, path, info->tracer);
 	if (!ret && kmag_cg_merge(m->cg, m->st, g.cg, kmag_trace_symtab(g.trace)))
 		ret = cli_error("out of memory");
+	if (!ret)
+		ret = add_files(m, &g, sm.loc);
 	/* a profile brings its own recordings; a trace is one */
 	for (i = 0; !ret && i < info->nr_sources; i++)
 		ret = add_source(m, &info->sources[i]);
@@ -115,6 +165,7 @@ static int merge_one(struct merge *m, const char *path)
 	m->lost += info->lost;
 	m->lost_unknown |= info->lost_unknown;
 	cli_graph_release(&g);
+	cli_symmap_release(&sm);
 	return ret;
 }
 
@@ -185,14 +236,22 @@ static int write_profile(struct merge *m, const char *output)
 	};
 	struct kmag_report r = { .cg = m->cg, .st = m->st, .info = &info, .input = "kmag merge",
 				 .sort = KMAG_SORT_CALLS, .focus = -1 };
+	struct kmag_srcloc *loc = NULL;
 	struct cli_out o;
 	int ret;
 
 	info.uname = common_uname(m);
 	info.has_durations = kmag_cg_summary(m->cg)->has_time;
-	if ((ret = cli_out_open(output, &o)))
-		return ret;
-	return cli_out_close(&o, kmag_report_json(o.f, &r));
+	if (m->files) {
+		if (!(loc = kmag_srcloc_new(m->files, m->st)))
+			return cli_error("out of memory");
+		r.srcline = kmag_srcloc_report_cb;
+		r.srcline_ctx = loc;
+	}
+	if (!(ret = cli_out_open(output, &o)))
+		ret = cli_out_close(&o, kmag_report_json(o.f, &r));
+	kmag_srcloc_free(loc);
+	return ret;
 }
 
 static void merge_release(struct merge *m)
@@ -205,6 +264,8 @@ static void merge_release(struct merge *m)
 		free((char *)m->src[i].tracer);
 	}
 	free(m->src);
+	free(m->has_file);
+	kmag_symmap_free(m->files);
 	kmag_cg_free(m->cg);
 	kmag_symtab_free(m->st);
 }

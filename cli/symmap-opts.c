@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
+#include "kmag/profile.h"
 
 int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s)
 {
@@ -78,10 +79,19 @@ int cli_symmap_after_open(void *ctx, struct kmag_trace *t)
 	struct cli_symmap *s = ctx;
 	const char *release = release_of(kmag_trace_info(t)->uname);
 	struct kmag_symtab *st = kmag_trace_symtab(t);
-	int ret = cli_symmap_load(s, release, "the trace was recorded on");
+	struct kmag_err err = { 0 };
+	int ret;
 
-	if (ret || !s->map)
+	/* a profile names its functions' files itself (where it was written with a map) */
+	if (!s->map_path && (s->map = kmag_profile_symmap(t))) {
+		s->used = "the source files the profile names";
+		if (s->filepath && !(s->filter = kmag_pathfilter_new(s->filepath, &err)))
+			return cli_lib_error(&err, "bad --filter-filepath");
+	} else if (!s->map_path && errno == ENOMEM) {
+		return cli_error("out of memory");
+	} else if ((ret = cli_symmap_load(s, release, "the trace was recorded on")) || !s->map) {
 		return ret;
+	}
 	/* with addresses, same-named static functions become separate functions */
 	if (kmag_symtab_nr_addrs(st) && kmag_symtab_split_duplicates(st) < 0)
 		return cli_error("out of memory");

@@ -14,6 +14,7 @@
 
 #include "callgraph.h"
 #include "kmag.h"
+#include "symmap.h"
 #include "symtab.h"
 #include "trace.h"
 
@@ -29,6 +30,15 @@ extern "C" {
  * not a profile).
  */
 int kmag_cg_load_profile(struct kmag_cg *cg, const struct kmag_trace *t, struct kmag_err *err);
+
+/*
+ * The source files a profile names for its functions ("source" and "module",
+ * written where report or merge had a symbol map), as a symbol map for
+ * kmag_srcloc_new() with kmag_trace_symtab(@t). Returns a new map to free with
+ * kmag_symmap_free(), or NULL with errno ENOENT (@t is no profile or names no
+ * file) or ENOMEM.
+ */
+struct kmag_symmap *kmag_profile_symmap(const struct kmag_trace *t);
 
 /*
  * Adds the finished graph @src (function ids of @src_st) to @dst (unfinished;

@@ -153,3 +153,32 @@ int kmag_cg_merge(struct kmag_cg *dst, struct kmag_symtab *dst_st, const struct 
 	kmag_cg_add_summary(dst, &src->sum);
 	return 0;
 }
+
+struct kmag_symmap *kmag_profile_symmap(const struct kmag_trace *t)
+{
+	const struct kmag__profile *p = kmag__trace_profile(t);
+	struct kmag_symtab *st = kmag_trace_symtab((struct kmag_trace *)t);
+	struct kmag_symmap *m;
+	size_t i, n = 0;
+
+	for (i = 0; p && i < p->nr_funcs; i++)
+		n += p->funcs[i].file != NULL;
+	if (!n) {
+		errno = ENOENT;
+		return NULL;
+	}
+	m = kmag_symmap_new();
+	for (i = 0; m && i < p->nr_funcs; i++) {
+		const struct kmag__profile_func *f = &p->funcs[i];
+		struct kmag_symmap_entry e = { .name = kmag_symtab_name(st, f->func), .file = f->file,
+					       .line = f->line, .module = f->module };
+
+		if (f->file && kmag_symmap_add(m, &e)) {
+			kmag_symmap_free(m);
+			m = NULL;
+		}
+	}
+	if (!m)
+		errno = ENOMEM;
+	return m;
+}

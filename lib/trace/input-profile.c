@@ -74,6 +74,36 @@ static int bad(struct kmag_trace *t, struct kmag_err *err, const char *what, siz
 			    t->path, what, i + 1);
 }
 
+/*
+ * "source": "net/ipv4/tcp.c:1490" (report's file:line, from a symbol map;
+ * " (+2 more)" when the name was in several files) into file and line.
+ */
+static int parse_source(json_t *o, struct kmag__profile_func *f)
+{
+	const char *src = json_string_value(json_object_get(o, "source"));
+	const char *more, *colon;
+	size_t len;
+	char *end;
+
+	if (json_is_string(json_object_get(o, "module")) && !(f->module = dup_string(o, "module")))
+		return -ENOMEM;
+	if (!src || !*src)
+		return 0;
+	more = strstr(src, " (+");
+	len = more ? (size_t)(more - src) : strlen(src);
+	colon = memrchr(src, ':', len);
+	if (colon && colon[1] >= '0' && colon[1] <= '9') {
+		unsigned long line = strtoul(colon + 1, &end, 10);
+
+		if (end == src + len && line <= UINT32_MAX) {
+			f->line = (uint32_t)line;
+			len = (size_t)(colon - src);
+		}
+	}
+	f->file = strndup(src, len);
+	return f->file ? 0 : -ENOMEM;
+}
+
 static int parse_functions(struct kmag_trace *t, struct kmag__profile *p, json_t *arr,
 			   struct kmag_err *err)
 {
@@ -92,6 +122,8 @@ static int parse_functions(struct kmag_trace *t, struct kmag__profile *p, json_t
 		if (f->func == KMAG_FUNC_NONE)
 			return bad(t, err, "function", i);
 		p->nr_funcs++;
+		if (parse_source(o, f))
+			return kmag_err_set(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -260,6 +292,10 @@ static void profile_close(struct kmag_trace *t)
 		free((char *)in->p.sources[i].name);
 		free((char *)in->p.sources[i].uname);
 		free((char *)in->p.sources[i].tracer);
+	}
+	for (i = 0; i < in->p.nr_funcs; i++) {
+		free(in->p.funcs[i].file);
+		free(in->p.funcs[i].module);
 	}
 	free(in->p.funcs);
 	free(in->p.edges);

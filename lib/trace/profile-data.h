@@ -13,6 +13,9 @@
 struct kmag__profile_func {
 	kmag_func_t func;		/* in the trace's symtab */
 	struct kmag_cg_stats st;
+	char *file;			/* source file from "source", or NULL */
+	uint32_t line;			/* its line, 0 if unknown */
+	char *module;			/* "module", or NULL */
 };
 
 struct kmag__profile_edge {

@@ -74,6 +74,27 @@ t_grep "diff: B is the merge" '^# B: abc\.json \(function_graph' ok.out
 t_grep "diff: everything of A grew or stayed" '^# functions: [0-9]+ in A, [0-9]+ in B: [0-9]+ added, 0 removed' ok.out
 t_ok "export csv of the merge" "$KMAG" export -F csv abc.json
 
+# source files: a report written with a symbol map names them; merge keeps them,
+# and report --filter-filepath reads them from the profile, with no map at hand
+MAP="$FIXTURES/symbols/6.1.0-56-cloud-amd64.subset.map"
+t_ok "report of A with a map" "$KMAG" report --format json --limit 0 --symbol-file-path "$MAP" "$A"
+cp ok.out A-src.json
+t_ok "merge keeps the files" "$KMAG" merge -o src.json A-src.json "$C"
+t_ok "A's functions have A's files" python3 -c "
+import json
+want = {f['name']: f['source'] for f in json.load(open('A-src.json'))['functions'] if f.get('source')}
+got = {f['name']: f.get('source') for f in json.load(open('src.json'))['functions']}
+assert len(want) > 100, len(want)
+bad = [(n, s, got.get(n)) for n, s in want.items() if got.get(n) != s]
+assert not bad, bad[:5]"
+t_ok "--filter-filepath on the merge, no map" "$KMAG" report --format json --limit 0 --filter-filepath fs/read_write.c src.json
+cp ok.out rw.json
+t_ok "lists the functions of that file" python3 -c "
+import json
+want = sorted(f['name'] for f in json.load(open('A-src.json'))['functions'] if (f.get('source') or '').startswith('fs/read_write.c:'))
+got = sorted(f['name'] for f in json.load(open('rw.json'))['functions'])
+assert want and want == got, (want, got)"
+
 # detected by content, not by name
 cp A.json a-profile.dat
 t_ok "a profile named .dat" "$KMAG" merge -o named.json a-profile.dat
