@@ -22,7 +22,23 @@ import subprocess
 import sys
 
 PAGES = 3
-FIXTURES = ['fg-sched-v6.dat.xz', 'fn-lost-v6.dat.xz', 'fg-lost-v6.dat.xz', 'fg-2cpu-v6.dat.xz']
+FIXTURES = ['fg-sched-v6.dat.xz', 'fn-lost-v6.dat.xz', 'fg-lost-v6.dat.xz', 'fg-2cpu-v6.dat.xz',
+            # Linux 6.19: fgraph_retaddr_entry and args[] tails (v7 zstd, converted to v6 first)
+            '6.19/fg619-args.dat', '6.19/fn619-args.dat']
+
+
+def read_v6(fx):
+    """The fixture @fx as v6 bytes: decompressed (.xz) or converted (a v7 file)."""
+    path = 'tests/fixtures/traces/' + fx
+    if fx.endswith('.xz'):
+        return subprocess.run(['xz', '-dc', path], check=True, capture_output=True).stdout
+    tmp = '/tmp/make-seeds-%d.dat' % os.getpid()
+    subprocess.run(['trace-cmd', 'convert', '--file-version', '6', '--compression', 'none',
+                    '-i', path, '-o', tmp], check=True, capture_output=True)
+    with open(tmp, 'rb') as fp:
+        raw = fp.read()
+    os.unlink(tmp)
+    return raw
 
 
 class R:
@@ -123,12 +139,10 @@ def main():
     for sub in ('tracedat', 'pages', 'text', 'symmap'):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
     for fx in FIXTURES:
-        raw = subprocess.run(['xz', '-dc', 'tests/fixtures/traces/' + fx], check=True,
-                             capture_output=True).stdout
-        d = parse_v6(raw)
+        d = parse_v6(read_v6(fx))
         d['systems'] = [(n, e) for n, e in d['systems'] if n == b'sched']
         d['data'] = [x[:PAGES * d['page']] for x in d['data']]
-        base = fx.replace('-v6.dat.xz', '')
+        base = os.path.basename(fx).replace('-v6.dat.xz', '').replace('.dat', '')
         tmp = os.path.join(outdir, base + '.full.tmp')
         write_v6(d, tmp)
         rep = subprocess.run(['trace-cmd', 'report', tmp], capture_output=True, text=True,
@@ -158,9 +172,13 @@ def main():
     for name, sel in (('fn-text.txt', 0), ('fn-text-tgid-noirqinfo.txt', 0),
                       ('fn-text-pipe-lost.txt', 2), ('fg-text.txt', 0),
                       ('fg-text-proc-abstime-tail.txt', 0), ('fg-text-6.12.txt', 0),
-                      ('fn-report.txt', 0), ('fg-report.txt', 3)):
+                      ('fn-report.txt', 0), ('fg-report.txt', 3),
+                      # Linux 6.19: ret=, <-caller+0x1f/0x80, f(a=1, b=0x2), latency format
+                      ('6.19/fg619-args.txt', 0), ('6.19/fg619-hex-tail.txt', 0),
+                      ('6.19/fg619-latency.txt', 0), ('6.19/fn619-args.txt', 0)):
         with open('tests/fixtures/traces/' + name, 'rb') as fp:
             lines = fp.read().split(b'\n')[:120]
+        name = os.path.basename(name)
         with open(os.path.join(root, 'text', name), 'wb') as fp:
             fp.write(bytes([sel]) + b'\n'.join(lines) + b'\n')
     render_seeds(root)
@@ -187,7 +205,7 @@ def render_seeds(root):
     """Seeds for fuzz-render-*: a few small real inputs and one of hostile names."""
     for sub in ('render-text', 'render-tracedat'):
         os.makedirs(os.path.join(root, sub), exist_ok=True)
-    for name in ('fg-text.txt', 'fn-text.txt', 'fg-report.txt'):
+    for name in ('fg-text.txt', 'fn-text.txt', 'fg-report.txt', 'fg619-args.txt'):
         with open(os.path.join(root, 'text', name), 'rb') as fp:
             lines = fp.read().split(b'\n')[:40]
         with open(os.path.join(root, 'render-text', name), 'wb') as fp:
@@ -198,7 +216,7 @@ def render_seeds(root):
     out.append(b' 0) @ 18446744073.709 us |  }')
     with open(os.path.join(root, 'render-text', 'fg-hostile-names.txt'), 'wb') as fp:
         fp.write(b'\n'.join(out) + b'\n')
-    for name in ('fg-sched-v7.dat', 'fn-lost-v7.dat', 'fg-lost-v6.dat'):
+    for name in ('fg-sched-v7.dat', 'fn-lost-v7.dat', 'fg-lost-v6.dat', 'fg619-args-v7.dat'):
         with open(os.path.join(root, 'tracedat', name), 'rb') as fp:
             data = fp.read()
         with open(os.path.join(root, 'render-tracedat', name), 'wb') as fp:

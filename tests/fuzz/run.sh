@@ -38,8 +38,8 @@ for t in tracedat text symmap pages dwarf select render-text render-tracedat; do
 	mkdir -p $B/corpus/$t
 	log=$B/fuzz-$t.log
 	echo "fuzz-$t: ${SECONDS_PER}s"
-	dict=()	# the render targets get the hostile-name dictionary
-	case $t in render-*) dict=(-dict=tests/fuzz/dict/render.dict) ;; esac
+	dict=()	# the render targets get the hostile-name dictionary, text its syntax
+	case $t in render-*) dict=(-dict=tests/fuzz/dict/render.dict) ;; text) dict=(-dict=tests/fuzz/dict/text.dict) ;; esac
 	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		$B/tests/fuzz/fuzz-$t -max_total_time="$SECONDS_PER" -timeout=20 -rss_limit_mb=3072 \
 		-max_len=262144 "${dict[@]}" $([ "$JOBS" -gt 1 ] && echo "-jobs=$JOBS -workers=$JOBS") -print_final_stats=1 \
