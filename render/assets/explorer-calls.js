@@ -157,7 +157,15 @@ var KC = (function () {
 				st.cols.forEach(function (x) {
 					tr.appendChild(h.make("td", x.left ? "left" : "", x.fmt ? x.fmt(c) : String(x.get(c))));
 				});
+				tr.tabIndex = 0;	// Tab reaches the calls, Enter opens one (and moves into its tree)
 				tr.addEventListener("click", function () { openCall(c); });
+				tr.addEventListener("keydown", function (e) {
+					if (e.key !== "Enter")
+						return;
+					e.preventDefault();
+					openCall(c);
+					select(0);
+				});
 				frag.appendChild(tr);
 			});
 			body.appendChild(frag);

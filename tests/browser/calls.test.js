@@ -201,7 +201,38 @@ async function testCallsEscaping(L, ctx) {
 	await page.close();
 }
 
+// Keyboard only: Tab to a call, Enter opens its tree and moves into it; a function tracer's page says why it has no calls.
+async function testCallsKeyboard(L, ctx) {
+	const html = path.join(L.work, "calls-kbd.html");
+	L.kmag(["html", "--focus", "vfs_read", "-o", html, process.env.FIXTURE_FG]);
+	let { page, problems } = await L.open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	await page.focus("#calls-task");
+	await page.keyboard.press("Tab");
+	const first = await page.evaluate(() => document.activeElement.getAttribute("data-call"));
+	L.ok(first !== null, "Tab from the task filter reaches the first call", first);
+	await page.keyboard.press("Enter");
+	await L.settle(page, () => document.activeElement.classList.contains("tn"));
+	L.ok(await page.evaluate(() => document.activeElement.getAttribute("data-name")) === "vfs_read" &&
+	     await page.getAttribute("#calltree", "data-call") === first, "Enter opens its tree and moves into it");
+	await page.keyboard.press("ArrowLeft");
+	L.ok((await treeRows(page)).length === 1, "where the keys fold it");
+	L.ok(problems.length === 0, "no errors driving it by keyboard", problems.join("\n"));
+	await page.close();
+
+	const fn = path.join(L.work, "calls-fn.html");
+	L.kmag(["html", "-o", fn, process.env.FIXTURE_LOST]);
+	({ page, problems } = await L.open(ctx, fn));
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	const why = await L.text(page, "#calls-kept");
+	L.ok(/need a function_graph trace/.test(why) && (await rowsOf(page)).length === 0,
+	     "a function tracer's page says that calls need a function_graph trace", why);
+	L.ok(problems.length === 0, "no errors on it", problems.join("\n"));
+	await page.close();
+}
+
 module.exports = async function testCalls(L, ctx) {
+	await testCallsKeyboard(L, ctx);
 	await testCallsList(L, ctx);
 	await testCallsErrors(L, ctx);
 	await testCallsEscaping(L, ctx);
