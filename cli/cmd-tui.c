@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -85,7 +86,7 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 	/* longer trees than the page's: a terminal scrolls them cheaply */
 	struct kmag_callsample_opts ko = {
 		.slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
-		.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 500000,
+		.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 200000,
 	};
 	struct cli_graph g = { 0 };
 	struct kmag_callsample *keep;
@@ -101,6 +102,9 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (cli_lacks_feature(KMAG_FEATURE_TUI, "tui"))
 		return EXIT_ERR;
+	/* before reading what may be gigabytes */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return cli_error("tui needs a terminal (standard input and output)");
 	if (!(keep = kmag_callsample_new(&ko)))
 		return cli_error("out of memory");
 	in.with_graph = keep_with_graph;

@@ -512,11 +512,49 @@ static int open_row(struct tui *t, struct tui_view *v, int key)
 	}
 }
 
+/* The keys that act on the current row (the screen has rows; not the help). */
+static int row_key(struct tui *t, struct tui_view *v, int key)
+{
+	int ret;
+
+	switch (key) {
+	case 's':	/* cycles the table's sort: total, self, calls */
+		if (v->kind == TUI_CALLS) {
+			v->calls_sort = !v->calls_sort;
+			sort_calls(v);
+			snprintf(t->msg, sizeof(t->msg), "calls sorted by %s",
+				 v->calls_sort ? "duration" : "start time");
+			return 1;
+		}
+		if (v->kind != TUI_FUNCS)
+			return 1;
+		ret = set_sort(t, t->sort == KMAG_SORT_TOTAL ? KMAG_SORT_SELF :
+				  t->sort == KMAG_SORT_SELF ? KMAG_SORT_CALLS : KMAG_SORT_TOTAL);
+		return ret;
+	case '1': case '2': case '3':
+		if (v->kind != TUI_FUNCS)
+			return 1;
+		return set_sort(t, key == '1' ? KMAG_SORT_CALLS : key == '2' ? KMAG_SORT_TOTAL :
+				KMAG_SORT_SELF);
+	case TUI_KEY_LEFT: case '-':
+		if (v->kind == TUI_TREE)
+			tree_fold(v, -1);
+		return 1;
+	case TUI_KEY_RIGHT: case '+':
+		if (v->kind == TUI_TREE)
+			tree_fold(v, 1);
+		return 1;
+	case TUI_KEY_ENTER: case 'c': case 'f':
+		ret = open_row(t, v, key);
+		return ret < 0 ? ret : 1;
+	}
+	return 1;
+}
+
 int tui_key(struct tui *t, int key)
 {
 	struct tui_view *v = tui_top(t);
 	long page = t->page > 1 ? (long)t->page - 1 : 1;
-	int ret = 0;
 
 	t->msg[0] = 0;
 	if (t->searching)
@@ -531,7 +569,6 @@ int tui_key(struct tui *t, int key)
 	case 'Q':
 		return 0;
 	case '?':
-	case 'h':
 		if (v->kind != TUI_HELP) {
 			if (!(v = push(t, TUI_HELP)))
 				return -ENOMEM;
@@ -571,36 +608,5 @@ int tui_key(struct tui *t, int key)
 	}
 	if (!v->nrows || v->kind == TUI_HELP)
 		return 1;
-	switch (key) {
-	case 's':	/* cycles the table's sort: total, self, calls */
-		if (v->kind == TUI_CALLS) {
-			v->calls_sort = !v->calls_sort;
-			sort_calls(v);
-			snprintf(t->msg, sizeof(t->msg), "calls sorted by %s",
-				 v->calls_sort ? "duration" : "start time");
-			return 1;
-		}
-		if (v->kind != TUI_FUNCS)
-			return 1;
-		ret = set_sort(t, t->sort == KMAG_SORT_TOTAL ? KMAG_SORT_SELF :
-				  t->sort == KMAG_SORT_SELF ? KMAG_SORT_CALLS : KMAG_SORT_TOTAL);
-		return ret;
-	case '1': case '2': case '3':
-		if (v->kind != TUI_FUNCS)
-			return 1;
-		return set_sort(t, key == '1' ? KMAG_SORT_CALLS : key == '2' ? KMAG_SORT_TOTAL :
-				KMAG_SORT_SELF);
-	case TUI_KEY_LEFT: case '-':
-		if (v->kind == TUI_TREE)
-			tree_fold(v, -1);
-		return 1;
-	case TUI_KEY_RIGHT: case '+':
-		if (v->kind == TUI_TREE)
-			tree_fold(v, 1);
-		return 1;
-	case TUI_KEY_ENTER: case 'c': case 'f':
-		ret = open_row(t, v, key);
-		return ret < 0 ? ret : 1;
-	}
-	return 1;
+	return row_key(t, v, key);
 }

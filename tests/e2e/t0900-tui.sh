@@ -12,6 +12,8 @@ F=$(fixture_trace fg-filtered.dat)
 SOCK="kmag-t0900-$$"
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# a session that outlives the others, so the server does not exit between them
+tm new-session -d -s keep "sleep 600"
 
 # the facts, from report's JSON: the function with the most total time, its calls
 "$KMAG" report --format json "$F" >"$T/r.json"
@@ -127,5 +129,9 @@ tm kill-session -t tui
 t_exit "without a terminal: one line, exit 1" 1 "$KMAG" tui "$F" </dev/null
 t_grep "... saying it needs one" "^kmag: tui needs a terminal" "$T/err"
 t_exit "--keep-calls 0: usage error" 2 "$KMAG" tui --keep-calls 0 "$F"
-t_exit "a missing trace: one line, exit 1" 1 "$KMAG" tui "$T/nosuch.dat"
+start "$T/nosuch.dat"
+for i in $(seq 50); do [ -s "$T/rc" ] && break; sleep 0.1; done
+t_eq "a missing trace: exit 1" 1 "$(cat "$T/rc" 2>/dev/null)"
+see "... saying so in the terminal" "^kmag: .*nosuch.dat"
+tm kill-session -t tui
 t_done
