@@ -18,6 +18,7 @@
 
 #include "html-calls.h"
 #include "kmag/callsample.h"
+#include "kmag/render/callfmt.h"
 #include "grow.h"
 #include "render-util.h"
 #include "u64map.h"
@@ -167,6 +168,42 @@ static void put_rare(FILE *out, const char *key, const struct kmag_sample_call *
 	fputc(']', out);
 }
 
+/*
+ * The arguments ("args": "fd=0x3, count=0x400") or the call sites ("site":
+ * "ksys_write+0x71") where recorded, as [node, text, ...] (callfmt.h: the
+ * same text as kmag replay's).
+ */
+static void put_details(FILE *out, const struct kmag_explore *x,
+			const struct kmag_sample_call *calls, size_t nc, bool site)
+{
+	size_t i, j, node = 0, any = 0;
+	char buf[512];
+
+	fprintf(out, ",\"%s\":[", site ? "site" : "args");
+	for (i = 0; i < nc; i++)
+		for (j = 0; j < calls[i].nr_tree; j++, node++) {
+			const struct kmag_sample_node *n = &calls[i].tree[j];
+
+			if (site && n->caller != KMAG_FUNC_NONE) {
+				kmag_fmt_call_site(buf, sizeof(buf), kmag_symtab_name(x->st, n->caller),
+						   n->caller_off);
+			} else if (!site && n->nargs) {
+				struct kmag_call call = { .nargs = n->nargs };
+
+				memcpy(call.args, n->args, sizeof(call.args));
+				kmag_fmt_args(buf, sizeof(buf), &call,
+					      x->trace ? kmag_trace_arg_names(x->trace, n->func) : NULL);
+			} else {
+				continue;
+			}
+			if (!buf[0])
+				continue;
+			fprintf(out, "%s%zu,", any++ ? "," : "", node);
+			kmag_fput_json_string(out, buf);
+		}
+	fputc(']', out);
+}
+
 /* Every tree's nodes, one after the other. */
 static int put_nodes(FILE *out, const struct html_calls_ctx *c, struct xnames *xn,
 		     const struct kmag_sample_call *calls, size_t nc, uint64_t t0, bool has_ret)
@@ -219,6 +256,8 @@ static int put_nodes(FILE *out, const struct html_calls_ctx *c, struct xnames *x
 	}
 	put_rare(out, "flags", calls, nc, false);
 	put_rare(out, "more", calls, nc, true);
+	put_details(out, c->x, calls, nc, false);
+	put_details(out, c->x, calls, nc, true);
 	fputc('}', out);
 	return 0;
 }

@@ -66,6 +66,11 @@ struct kmag_sample_node {
 	uint64_t duration;	/* KMAG_DURATION_NONE when unknown */
 	int64_t retval;		/* valid when has_retval */
 	uint64_t more;		/* calls below it the tree leaves out (cut at its length) */
+	/* as struct kmag_call: the call site and the arguments, where recorded */
+	kmag_func_t caller;	/* KMAG_FUNC_NONE when not recorded */
+	uint32_t caller_off;
+	uint8_t nargs;
+	uint64_t args[KMAG_MAX_ARGS];
 };
 
 /* A kept call: node 0 of its tree is the call itself, the rest in time order (preorder). */

@@ -323,8 +323,10 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 	f->pos = tb->len++;
 	tb->n[f->pos] = (struct kmag_sample_node){
 		.func = call->func, .parent = pf ? (uint32_t)pf->pos : UINT32_MAX, .cpu = call->cpu,
-		.start_ns = call->start_ns, .duration = KMAG_DURATION_NONE,
+		.start_ns = call->start_ns, .duration = KMAG_DURATION_NONE, .caller = call->caller,
+		.caller_off = call->caller_off, .nargs = call->nargs,
 	};
+	memcpy(tb->n[f->pos].args, call->args, sizeof(call->args));
 	return 0;
 }
 

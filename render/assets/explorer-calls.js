@@ -21,18 +21,23 @@ var KC = (function () {
 		return parseFloat(m[1]) * f;
 	}
 
+	// [node, value, node, value, ...] (rare fields) as a Map
+	function pairs(a) {
+		var m = new Map();
+		for (var i = 0; a && i + 1 < a.length; i += 2)
+			m.set(a[i], a[i + 1]);
+		return m;
+	}
+
 	function setup(D, h) {
 		var C = D.calls, sec = h.$("calls");
 		if (!C)
 			return { show: function () {} };	// a diff page or a page made without calls
 		sec.hidden = false;
 		var N = D.fn.name.length, nc = C.call.node.length, nn = C.node.fn.length;
-		var slot = new Map(), flags = new Map(), more = new Map(), callOf = new Map();
+		var slot = new Map(), flags = pairs(C.node.flags), more = pairs(C.node.more), callOf = new Map();
+		var argsOf = pairs(C.node.args), siteOf = pairs(C.node.site), i;
 		C.fn.f.forEach(function (v, i) { slot.set(v, i); });
-		for (var i = 0; i + 1 < C.node.flags.length; i += 2)
-			flags.set(C.node.flags[i], C.node.flags[i + 1]);
-		for (i = 0; i + 1 < C.node.more.length; i += 2)
-			more.set(C.node.more[i], C.node.more[i + 1]);
 		for (i = 0; i < nc; i++)
 			callOf.set(C.call.node[i], i);
 		var st = { fn: -1, rows: [], sortKey: "dur", desc: true, tree: null, cols: [] };
@@ -72,6 +77,10 @@ var KC = (function () {
 				c.push({ key: "ret", title: "Return", left: true,
 					 get: function (c) { var r = C.node.r[C.call.node[c]]; return typeof r === "number" ? r : 0; },
 					 fmt: function (c) { return fmtRet(C.call.node[c]); } });
+			if (argsOf.size)
+				c.push({ key: "args", title: "Arguments", left: true, get: function (c) { return argsOf.get(C.call.node[c]) || ""; } });
+			if (siteOf.size)
+				c.push({ key: "site", title: "Called from", left: true, get: function (c) { return siteOf.get(C.call.node[c]) || ""; } });
 			c.push({ key: "inside", title: "Calls inside", get: function (c) { return C.call.inside[c]; },
 				 fmt: function (c) { return h.fmtCount(C.call.inside[c]); } });
 			c.push({ key: "why", title: "Kept as", left: true, get: function (c) { return C.call.why[c]; },
@@ -106,9 +115,10 @@ var KC = (function () {
 					"Individual calls need a function_graph trace (this one was recorded with the function tracer)." :
 					"No call of this function ended in the trace.";
 			} else {
-				kept.textContent = keptLine(s) + "; call trees up to " + h.fmtCount(C.kept.treeMax) +
-					" calls each" + (more.size ? ", the less slow ones cut to fit the page (" +
-					h.fmtCount(C.nodes) + " calls in all trees; a cut line says how many calls it leaves out)." : ".");
+				kept.textContent = keptLine(s) + "; call trees up to " + h.fmtCount(C.kept.treeMax) + " calls each" +
+					(C.nodes >= C.kept.budget ? ", the less slow ones shorter to fit the page's " +
+					 h.fmtCount(C.kept.budget) + " calls in all trees" : "") +
+					(more.size ? "; a cut line says how many calls it leaves out." : ".");
 			}
 			refresh();
 		}
@@ -235,6 +245,8 @@ var KC = (function () {
 			} else {
 				r.appendChild(h.make("span", "fn", fnName(ref)));
 			}
+			if (argsOf.has(g))
+				r.appendChild(h.make("span", "args", "(" + argsOf.get(g) + ")"));
 			r.appendChild(h.make("span", "dur", fmtDur(g)));
 			if (C.hasRet && fmtRet(g))
 				r.appendChild(h.make("span", err(g) ? "ret err" : "ret", "= " + fmtRet(g)));
@@ -242,6 +254,8 @@ var KC = (function () {
 				if ((flags.get(g) || 0) & f[0])
 					r.appendChild(h.make("span", "flag", "(" + f[1] + ")"));
 			});
+			if (siteOf.has(g))
+				r.appendChild(h.make("span", "site", "\u2190 " + siteOf.get(g)));
 			if (more.get(g))
 				r.appendChild(h.make("span", "more", "+" + h.fmtCount(more.get(g)) + " calls not kept"));
 			if (tl)

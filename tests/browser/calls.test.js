@@ -4,7 +4,8 @@
 // --format json` (each call's duration and callees: a separate path through
 // kmag), sorting, the duration, errors and task filters, opening a call's
 // tree, folding by click and keyboard, the links from the tree to the graph
-// and the table, and a name with markup in a tree.
+// and the table, real errors, arguments and call sites of Linux 6.19
+// recordings, keyboard-only use, and a name with markup in a tree.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -231,7 +232,55 @@ async function testCallsKeyboard(L, ctx) {
 	await page.close();
 }
 
+// Linux 6.19 recordings: real errors (funcgraph-retval), arguments (funcgraph-args) and call sites (funcgraph-retaddr).
+async function testCallsKernel(L, ctx) {
+	const F = "do_filp_open", trace = process.env.FIXTURE_RETVAL, html = path.join(L.work, "calls-619.html");
+	L.kmag(["html", "--focus", F, "-o", html, trace]);
+	let { page, problems } = await L.open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	const rep = replay(["--function", F, trace]).filter((c) => c.function === F);
+	// an error as the kernel reads it: -4095..-1 (kernel addresses are negative too)
+	const fails = rep.filter((c) => c.retval < 0 && c.retval >= -4095).map((c) => c.retval).sort();
+	L.ok(fails.length > 0 && fails.length < rep.length, `replay: ${F} ran ${rep.length} times, failed ${fails.length}`);
+	const kept = await L.text(page, "#calls-kept");
+	L.ok(kept.startsWith(`all ${rep.length} calls, ${fails.length} failing`), "the Calls view counts them the same", kept);
+	await page.check("#calls-errors");
+	await L.settle(page, (n) => document.querySelectorAll("#calls-body tr").length === n, fails.length);
+	const shown = (await page.$$eval("#calls-body tr td:nth-child(5)", (tds) => tds.map((t) => t.textContent)))
+		.map((t) => parseInt(t, 10)).sort();
+	L.ok(JSON.stringify(shown) === JSON.stringify(fails), "errors only lists replay's failing calls, with their errors",
+	     shown.join(" ") + " vs " + fails.join(" "));
+	await page.click("#calls-body tr:first-child");
+	await L.settle(page, () => document.querySelectorAll("#calltree .tn").length > 0);
+	L.ok(await page.$eval("#calltree .tn[data-k='0'] .ret", (e) => e.classList.contains("err") && /^= -\d+ E[A-Z]+$/.test(e.textContent)),
+	     "a failing call's tree starts with its error", await L.text(page, "#calltree .tn[data-k='0'] .ret"));
+	L.ok(problems.length === 0, "no errors on the 6.19 return-values page", problems.join("\n"));
+	await page.close();
+
+	const atrace = process.env.FIXTURE_ARGS, ahtml = path.join(L.work, "calls-args.html");
+	const first = replay(["--limit", "1", atrace])[0];
+	L.kmag(["html", "--focus", first.function, "-o", ahtml, atrace]);
+	({ page, problems } = await L.open(ctx, ahtml));
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	const c = await page.evaluate((t) => {
+		const C = JSON.parse(document.getElementById("kmag-data").textContent).calls;
+		return C.call.node.findIndex((k) => C.t0 + C.node.t[k] === t);
+	}, first.start_ns);
+	L.ok(c >= 0 && await page.$(`#calls-body tr[data-call='${c}']`) !== null, `the first call (${first.function}) is listed`, c);
+	await page.click(`#calls-body tr[data-call='${c}']`);
+	await L.settle(page, () => document.querySelectorAll("#calltree .tn").length > 0);
+	L.ok(await L.text(page, "#calltree .tn[data-k='0'] .args") === `(${first.args})`, "its tree shows its arguments as replay does",
+	     await L.text(page, "#calltree .tn[data-k='0'] .args") + " vs " + first.args);
+	L.ok(await L.text(page, "#calltree .tn[data-k='0'] .site") === `\u2190 ${first.call_site}`, "and its call site",
+	     await L.text(page, "#calltree .tn[data-k='0'] .site") + " vs " + first.call_site);
+	L.ok((await page.$$eval("#calls-head th", (ths) => ths.map((t) => t.textContent))).join(",").includes("Arguments,Called from"),
+	     "the list of calls has their columns");
+	L.ok(problems.length === 0, "no errors on the arguments page", problems.join("\n"));
+	await page.close();
+}
+
 module.exports = async function testCalls(L, ctx) {
+	await testCallsKernel(L, ctx);
 	await testCallsKeyboard(L, ctx);
 	await testCallsList(L, ctx);
 	await testCallsErrors(L, ctx);

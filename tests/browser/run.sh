@@ -25,5 +25,6 @@ if ! cmp -s "$src/package-lock.json" "$deps/package-lock.json" ||
 fi
 FIXTURE_FG=$(diff_fixture diff-fg-tmpfs.dat) FIXTURE_FG_BASE=$(diff_fixture diff-fg-base.dat) \
 FIXTURE_LOST=$(fixture_trace fn-lost-v6.dat) FIXTURE_PROBES=$TRACES/fn-kprobe.dat \
+FIXTURE_RETVAL=$TRACES/6.19/fg619-retval.dat FIXTURE_ARGS=$TRACES/6.19/fg619-args.dat \
 KMAG_NODE_MODULES="$deps/node_modules" KMAG_SHOTS="$(dirname "$KMAG")/tests/browser-shots" \
 KMAG_CHROMIUM="$chromium" node "$src/pages.test.js"

@@ -391,6 +391,36 @@ static void incomplete_calls(void)
 	kmag_callsample_free(s);
 }
 
+/* A call's arguments and call site (funcgraph-args, funcgraph-retaddr) stay with its node. */
+static void arguments_and_call_sites(void)
+{
+	struct kmag_callsample_opts o = { .first = 1, .tree_max = 10, .budget = 100 };
+	struct kmag_event evs[] = { entry(7, 1, 0, 0), entry(7, 2, 1, 1), leave(7, 2, 1, 2, 1),
+				    leave(7, 1, 0, 10, 10) };
+	struct kmag_callsample *s;
+	const struct kmag_sample_func *f;
+	const struct kmag_sample_call *c;
+	size_t n;
+
+	evs[1].nargs = 2;
+	evs[1].args[0] = 3;
+	evs[1].args[1] = 0x400;
+	evs[1].parent = 9;
+	evs[1].parent_off = 0x1f;
+	s = sample_of(&o, evs, ARRAY_LEN(evs));
+	f = func_of(s, 1);
+	c = kmag_callsample_calls(s, &n) + f->first_call;
+	CHECK_EQ(c->nr_tree, 2);
+	CHECK_EQ(c->tree[0].nargs, 0);
+	CHECK_EQ(c->tree[0].caller, KMAG_FUNC_NONE);
+	CHECK_EQ(c->tree[1].nargs, 2);
+	CHECK_EQ(c->tree[1].args[0], 3);
+	CHECK_EQ(c->tree[1].args[1], 0x400);
+	CHECK_EQ(c->tree[1].caller, 9);
+	CHECK_EQ(c->tree[1].caller_off, 0x1f);
+	kmag_callsample_free(s);
+}
+
 static void bad_options(void)
 {
 	struct kmag_callsample_opts o = { .slowest = 1, .tree_max = 0, .budget = 10 };
@@ -413,6 +443,7 @@ const struct test_case callsample_tests[] = {
 	{ "over the budget, fewer calls per function", the_budget_keeps_fewer_calls },
 	{ "over the budget, the best-placed calls keep their whole trees", the_budget_cuts_trees_by_place },
 	{ "calls without entry or exit", incomplete_calls },
+	{ "arguments and call sites", arguments_and_call_sites },
 	{ "bad options", bad_options },
 	TEST_LIST_END,
 };
