@@ -589,6 +589,7 @@ static int sniff(struct kmag_trace *t, struct text_input *in, struct kmag_err *e
 	if (lseek(in->fd, 0, SEEK_SET) < 0)
 		return kmag_err_set(err, errno, "cannot rewind %s: %s", t->path, strerror(errno));
 	in->len = in->pos = 0;
+	in->bytes_read = 0;	/* the progress counts the pass that reads events */
 	in->eof = false;
 	in->lineno = 0;
 	in->err = NULL;
