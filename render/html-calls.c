@@ -190,7 +190,7 @@ static void put_details(FILE *out, const struct kmag_explore *x,
 			} else if (!site && n->nargs) {
 				struct kmag_call call = { .nargs = n->nargs };
 
-				memcpy(call.args, n->args, sizeof(call.args));
+				memcpy(call.args, n->args, n->nargs * sizeof(*n->args));
 				kmag_fmt_args(buf, sizeof(buf), &call,
 					      x->trace ? kmag_trace_arg_names(x->trace, n->func) : NULL);
 			} else {

@@ -69,8 +69,8 @@ struct kmag_sample_node {
 	/* as struct kmag_call: the call site and the arguments, where recorded */
 	kmag_func_t caller;	/* KMAG_FUNC_NONE when not recorded */
 	uint32_t caller_off;
-	uint8_t nargs;
-	uint64_t args[KMAG_MAX_ARGS];
+	uint8_t nargs;		/* 0: none recorded */
+	const uint64_t *args;	/* @nargs values, kept with the tree; NULL when none */
 };
 
 /* A kept call: node 0 of its tree is the call itself, the rest in time order (preorder). */

@@ -27,8 +27,10 @@ enum { CAT_SLOWEST, CAT_FAILING, CAT_FIRST, NR_CAT };
 
 /* The nodes of one task's open calls. */
 struct tbuf {
-	struct kmag_sample_node *n;
+	struct kmag_sample_node *n;	/* their args pointers are NULL here: ... */
 	size_t len, cap;
+	uint64_t (*args)[KMAG_MAX_ARGS];	/* ... the arguments are at the same index */
+	size_t cap_args;
 };
 
 /* Our data on each open call of the replay. */
@@ -109,8 +111,10 @@ void kmag_callsample_free(struct kmag_callsample *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr_tasks; i++)
+	for (i = 0; i < s->nr_tasks; i++) {
 		free(s->tasks[i].n);
+		free(s->tasks[i].args);
+	}
 	free(s->tasks);
 	for (i = 0; i < s->nr_fs; i++)
 		for (c = 0; c < NR_CAT; c++)
@@ -200,7 +204,8 @@ static void trim_all(struct kmag_callsample *s, size_t len)
 static uint32_t entry_new(struct kmag_callsample *s, const struct kmag_call *call,
 			  const struct tbuf *tb, size_t pos)
 {
-	size_t n = tb->len - pos, i;
+	size_t n = tb->len - pos, i, nargs;
+	uint64_t (*args)[KMAG_MAX_ARGS];
 	struct entry *e;
 	uint32_t idx;
 
@@ -217,15 +222,24 @@ static uint32_t entry_new(struct kmag_callsample *s, const struct kmag_call *cal
 	}
 	e = &s->ent[idx];
 	memset(e, 0, sizeof(*e));
-	e->nodes = malloc(n * sizeof(*e->nodes));
+	/* the arguments of the nodes that have some follow the nodes, in one block */
+	for (i = 0, nargs = 0; i < n; i++)
+		nargs += tb->n[pos + i].nargs != 0;
+	e->nodes = malloc(n * sizeof(*e->nodes) + nargs * sizeof(*tb->args));
 	if (!e->nodes) {
 		e->next_free = s->free_head;
 		s->free_head = idx;
 		return UINT32_MAX;
 	}
 	memcpy(e->nodes, tb->n + pos, n * sizeof(*e->nodes));
-	for (i = 0; i < n; i++)
+	args = (uint64_t (*)[KMAG_MAX_ARGS])(e->nodes + n);
+	for (i = 0; i < n; i++) {
 		e->nodes[i].parent = i ? (uint32_t)(e->nodes[i].parent - pos) : UINT32_MAX;
+		if (e->nodes[i].nargs) {
+			memcpy(*args, tb->args[pos + i], sizeof(*args));
+			e->nodes[i].args = *args++;
+		}
+	}
 	e->pub = (struct kmag_sample_call){ .func = call->func, .pid = call->pid, .id = call->id,
 					    .tree = e->nodes, .nr_tree = n,
 					    .inside = e->nodes[0].more };
@@ -318,15 +332,18 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		s->tasks[f->task].len = 0;	/* a new tree */
 	}
 	tb = &s->tasks[f->task];
-	if (kmag__grow(&tb->n, &tb->cap, tb->len + 1, sizeof(*tb->n)))
+	if (kmag__grow(&tb->n, &tb->cap, tb->len + 1, sizeof(*tb->n)) ||
+	    (call->nargs && kmag__grow(&tb->args, &tb->cap_args, tb->len + 1, sizeof(*tb->args))))
 		return -ENOMEM;
 	f->pos = tb->len++;
 	tb->n[f->pos] = (struct kmag_sample_node){
 		.func = call->func, .parent = pf ? (uint32_t)pf->pos : UINT32_MAX, .cpu = call->cpu,
 		.start_ns = call->start_ns, .duration = KMAG_DURATION_NONE, .caller = call->caller,
-		.caller_off = call->caller_off, .nargs = call->nargs,
+		.caller_off = call->caller_off,
+		.nargs = call->nargs < KMAG_MAX_ARGS ? call->nargs : KMAG_MAX_ARGS,
 	};
-	memcpy(tb->n[f->pos].args, call->args, sizeof(call->args));
+	if (call->nargs)
+		memcpy(tb->args[f->pos], call->args, sizeof(*tb->args));
 	return 0;
 }
 

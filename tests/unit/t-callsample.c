@@ -412,6 +412,7 @@ static void arguments_and_call_sites(void)
 	c = kmag_callsample_calls(s, &n) + f->first_call;
 	CHECK_EQ(c->nr_tree, 2);
 	CHECK_EQ(c->tree[0].nargs, 0);
+	CHECK(!c->tree[0].args);
 	CHECK_EQ(c->tree[0].caller, KMAG_FUNC_NONE);
 	CHECK_EQ(c->tree[1].nargs, 2);
 	CHECK_EQ(c->tree[1].args[0], 3);
