@@ -256,6 +256,7 @@ async function testDiff(ctx) {
 	ok(await page.$eval("#viewport g.node[data-name='generic_file_write_iter']", (g) => g.classList.contains("added")),
 	   "the new generic_file_write_iter is drawn as added");
 	ok(await page.$$eval("#viewport path.edge.grow", (p) => p.length) > 0, "growing calls are drawn red");
+	ok(await page.isHidden("#calls"), "a diff page has no Calls view (a diff has no single calls)");
 	await page.selectOption("#status-filter", "3");
 	await settle(page, () => Array.from(document.querySelectorAll("#table-body tr")).every((tr) =>
 		tr.children[1].textContent === "added"));
