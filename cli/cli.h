@@ -409,5 +409,6 @@ int cmd_replay(struct kmag_cli *cli, int argc, char **argv);
 int cmd_tui(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
 int cmd_merge(struct kmag_cli *cli, int argc, char **argv);
+int cmd_errors(struct kmag_cli *cli, int argc, char **argv);
 
 #endif /* KMAG_CLI_H */

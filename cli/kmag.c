@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "every call in time order, as a call tree per task (function_graph text, JSON)" },
 	{ "tui", cmd_tui, "terminal explorer: function table, callers/callees, single calls and their trees" },
 	{ "stack", cmd_stack, "the deepest kernel stack, frame by frame (the kernel's stack tracer)" },
+	{ "errors", cmd_errors, "where errors were born: innermost function returning each -errno, by entry point" },
 	{ "merge", cmd_merge, "sum many recordings' profiles (traces, report JSON) into one, for fleets" },
 };
 

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-errors.c - `kmag errors`: where the errors of a trace were born
+ * (lib/analysis/errors.c), as a table or JSON (render/errors.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kmag/errors.h"
+#include "kmag/render/errors.h"
+#include "kmag/replay.h"
+
+static const char errors_usage[] =
+	"Usage: kmag errors [options] [FILE]\n"
+	"\n"
+	"Where the errors of a trace (default ./trace.dat) were born: for every call\n"
+	"that returned a negative errno, the innermost function that produced it (it\n"
+	"returned the error and none of the calls it made returned the same one),\n"
+	"grouped by that origin, the errno and the entry point (the outermost call of\n"
+	"the stack, e.g. the system call), with counts, how often the entry point\n"
+	"itself returned the error, and one example chain from the entry point down\n"
+	"to the origin with durations. Needs return values (funcgraph-retval, Linux\n"
+	"6.5+); without the kernel's return types (BTF) the registers of void and bool\n"
+	"functions may read as errors, which the output says.\n"
+	"\n"
+	"Options:\n"
+	"      --limit N             at most N groups\n"
+	"  -F, --format text|json    text: a table with the example chain below each row\n"
+	"  -o, --output PATH         write to PATH (default: standard output)\n"
+	"\n" CLI_INPUT_HELP
+	"\n"
+	"  -h, --help                show this help\n";
+
+#define NEEDS_RETVAL                                                                      \
+	"errors needs return values: record with funcgraph-retval (Linux 6.5+, "          \
+	"CONFIG_FUNCTION_GRAPH_RETVAL)"
+
+struct errors_args {
+	struct kmag_errors_render_opts o;
+	const char *output;
+};
+
+static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_input *in)
+{
+	static const struct option longopts[] = {
+		{ "limit", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_INPUT_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *fmt = NULL;
+	unsigned long v;
+	int opt, ret;
+
+	while ((opt = cli_getopt(argc, argv, ":F:o:h", longopts)) != -1) {
+		switch (opt) {
+		case 'n':
+			if (!cli_parse_ulong("errors", "--limit", optarg, &v))
+				return EXIT_USAGE;
+			a->o.limit = v;
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage_error("errors", "unknown format \"%s\" (choose text or json)",
+						       optarg);
+			fmt = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'h':
+			fputs(errors_usage, stdout);
+			return -1;
+		default:
+			ret = cli_shared_option("errors", opt, argv, &(struct cli_shared){ .in = in });
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	if ((ret = cli_input_arg("errors", argc, argv, in)))
+		return ret;
+	if ((ret = cli_output_format("errors", a->output, "text,json", &fmt)))
+		return ret;
+	a->o.format = fmt && !strcmp(fmt, "json") ? KMAG_ERRORS_JSON : KMAG_ERRORS_TEXT;
+	if (a->output && !strcmp(a->output, "-"))
+		a->output = NULL;
+	return 0;
+}
+
+/* Replays the trace into @e; 0 or an exit code (printed). */
+static int analyse(struct cli_stream *s, struct kmag_errors *e)
+{
+	struct kmag_replay *r = kmag_replay_new();
+	int ret;
+
+	if (!r || kmag_errors_subscribe(e, r)) {
+		kmag_replay_free(r);
+		return cli_error("out of memory");
+	}
+	ret = cli_stream_read(s, kmag_replay_event_fn, r);
+	if (ret < 0)
+		ret = cli_error("cannot replay %s: %s", s->path, strerror(-ret));
+	if (!ret && (ret = kmag_replay_finish(r, KMAG_TS_NONE)))
+		ret = cli_error("cannot replay %s: %s", s->path, strerror(-ret));
+	if (!ret && (ret = kmag_errors_finish(e)))
+		ret = cli_error("cannot find the errors of %s: %s", s->path, strerror(-ret));
+	kmag_replay_free(r);
+	return ret;
+}
+
+static int run(struct errors_args *a, struct cli_input *in)
+{
+	const struct kmag_errors_stats *st;
+	struct kmag_errors *e = NULL;
+	struct cli_stream s;
+	struct cli_out o;
+	int ret;
+
+	in->unordered = false;	/* per-task call stacks need time order */
+	if ((ret = cli_stream_open("errors", in, &s)))
+		return ret;
+	a->o.source = s.path;
+	e = kmag_errors_new(kmag_trace_symtab(s.trace));
+	if (!e) {
+		ret = cli_error("out of memory");
+		goto out;
+	}
+	if ((ret = analyse(&s, e)))
+		goto out;
+	st = kmag_errors_stats(e);
+	if (!st->calls_with_retval) {
+		/* nothing to say without return values: no table of zeros */
+		ret = st->calls || !s.filters[0] ? cli_error("%s: " NEEDS_RETVAL, s.path)
+						  : cli_error("%s holds no function calls that pass the filters",
+							      s.path);
+		goto out;
+	}
+	if ((ret = cli_out_open(a->output, &o)))
+		goto out;
+	ret = cli_out_close(&o, kmag_errors_render(o.f, e, kmag_trace_symtab(s.trace), &a->o));
+	if (!ret)
+		cli_warn_lost(kmag_trace_info(s.trace));
+out:
+	kmag_errors_free(e);
+	cli_stream_close(&s);
+	return ret;
+}
+
+int cmd_errors(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct errors_args a = { 0 };
+	struct cli_input in = { .unordered = false };
+	int ret = parse_args(argc, argv, &a, &in);
+
+	(void)cli;
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	return run(&a, &in);
+}
