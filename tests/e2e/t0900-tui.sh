@@ -126,6 +126,40 @@ see "... c explains there are no single calls" "no individual calls \\(a functio
 keys Q
 tm kill-session -t tui
 
+# return values (Linux 6.19, funcgraph-retval): do_mkdirat's calls, the failing ones in red
+R=$(fixture_trace 6.19/fg619-retval.dat)
+read -r NMK NFAIL < <("$KMAG" replay --format json "$R" | python3 -c '
+import json, sys
+n = f = 0
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["function"] == "do_mkdirat":
+        n += 1
+        f += o.get("retval") is not None and -4095 <= o["retval"] < 0
+print(n, f)')
+start "$R"
+see "6.19 trace with return values: the table" "sorted by total"
+keys / do_mkdirat Enter c
+see "do_mkdirat's calls: all $NMK kept, $NFAIL of $NFAIL failing (replay's count)" \
+	"^do_mkdirat: $NMK of $NMK calls kept: .*, $NFAIL of $NFAIL failing,"
+tm capture-pane -e -p -t tui >"$T/screen-e"
+# each row: whether its text starts in red (ESC [..31m) and its return value column
+python3 -c '
+import re, sys
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"((?:\x1b\[[0-9;]*m)*) *[0-9]+\.[0-9]{6} ", line)
+    if m:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", line).split()
+        print("red" if re.search(r"\[[0-9;]*31m", m.group(1)) else "plain", text[3])
+' "$T/screen-e" >"$T/rows"
+t_eq "... the $NFAIL calls returning -17 (EEXIST) in red, the others not" \
+	"$(printf 'red -17\n%.0s' $(seq "$NFAIL"))" "$(grep -- ' -17$' "$T/rows")"
+t_nogrep "... no call returning 0 in red" "^red 0$" "$T/rows"
+keys Enter
+see "... Enter: a failing call's tree, its return value on its line" "^ +0 ns +[0-9.]+ [mun]?s +-17 +- do_mkdirat\(\) \{"
+keys Q
+tm kill-session -t tui
+
 t_exit "without a terminal: one line, exit 1" 1 "$KMAG" tui "$F" </dev/null
 t_grep "... saying it needs one" "^kmag: tui needs a terminal" "$T/err"
 t_exit "--keep-calls 0: usage error" 2 "$KMAG" tui --keep-calls 0 "$F"
