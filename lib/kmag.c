@@ -121,6 +121,7 @@ static const struct {
 				       KMAG_HAVE_LIBTRACECMD },
 	[KMAG_FEATURE_LIBDW] = { "libdw", "libdw (elfutils)", "libdw-dev", KMAG_HAVE_LIBDW },
 	[KMAG_FEATURE_TUI] = { "tui", "ncurses", "libncurses-dev", KMAG_HAVE_TUI },
+	[KMAG_FEATURE_BTF] = { "btf", "libbpf", "libbpf-dev", KMAG_HAVE_BTF },
 };
 
 bool kmag_has_feature(enum kmag_feature f)

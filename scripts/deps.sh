@@ -8,7 +8,7 @@ set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev libjansson-dev
-	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc libncurses-dev)
+	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc libncurses-dev libbpf-dev)
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
 	clang libclang-rt-dev valgrind elfutils binutils zsh)

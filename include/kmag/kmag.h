@@ -62,6 +62,7 @@ enum kmag_feature {
 	KMAG_FEATURE_LIBTRACECMD,	/* the libtracecmd trace.dat reader */
 	KMAG_FEATURE_LIBDW,		/* reading DWARF (symbol maps, source paths) */
 	KMAG_FEATURE_TUI,		/* the terminal explorer (ncurses) */
+	KMAG_FEATURE_BTF,		/* the kernel's BTF types (libbpf) */
 	KMAG_FEATURE_COUNT,
 };
 

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 t_exit "--version exits 0" 0 "$KMAG" --version
-t_grep "--version lists the optional libraries" '^features: [+-]graphviz [+-]cairo [+-]libtracecmd [+-]libdw [+-]tui$' "$T/out"
+t_grep "--version lists the optional libraries" '^features: [+-]graphviz [+-]cairo [+-]libtracecmd [+-]libdw [+-]tui [+-]btf$' "$T/out"
 
 F=$(fixture_trace fg-filtered.dat)
 # missing DESC FEATURE PACKAGE KMAG-ARGS... : checked only where the build lacks FEATURE
