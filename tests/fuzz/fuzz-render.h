@@ -247,7 +247,7 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	struct kmag_slowest *slow = NULL;
 	struct kmag_callsample_opts so = { .slowest = 3, .failing = 3, .first = 2, .tree_max = 8,
 					   .budget = 64 };
-	struct kmag_callsample *calls = kmag_callsample_new(&so);
+	struct kmag_callsample *calls = NULL;
 	struct fz_tee tee = { 0 };
 	char *cbuf = NULL;
 	size_t clen = 0;
@@ -256,6 +256,7 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	if (!t)
 		return;
 	tee.cg = kmag_cg_new(&copts);
+	calls = kmag_callsample_new(&so);
 	slow = kmag_slowest_new(5);
 	if (!tee.cg || !slow || kmag_slowest_subscribe(slow, kmag_cg_replay(tee.cg)) || !calls ||
 	    kmag_callsample_subscribe(calls, kmag_cg_replay(tee.cg)))
