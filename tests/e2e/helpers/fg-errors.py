@@ -15,6 +15,13 @@ the '|' (two spaces a level); stacks are kept per CPU (text) or per task
 (trace-cmd report's "comm-pid" column). A return value is an error when the
 kernel printed it as a negative decimal (it prints -4095..-1 so).
 
+With --raw, it reads `trace-cmd report -R` instead (trace-cmd 3.1 prints no
+return values in its function_graph lines): "comm-pid [cpu] ts:
+funcgraph_entry: func=f depth=1" and "funcgraph_exit: func=f retval=ffffffef
+depth=1 ...", one stack per task; a return value is an error as the kernel's
+print_graph_retval() reads one: a 32-bit negative with the upper half clear is
+sign-extended from 32 bits, then -4095..-1 is an error.
+
 For every outermost call (the system call) that returned -E, it follows the
 errno down: from a call returning -E to its LAST direct callee returning -E
 (the one nearest its return), until a call none of whose callees returned -E:
@@ -77,8 +84,42 @@ def parse(path):
     return roots
 
 
+RAW = re.compile(r'^\s*(.*?)-(\d+)\s+\[\d+\].*?funcgraph_(entry|exit):\s+func=(\S+)(.*)$')
+
+
+def raw_err(hexval):
+    v = int(hexval, 16)
+    if v & (1 << 31) and v >> 32 == 0:
+        v -= 1 << 32
+    elif v >= 1 << 63:
+        v -= 1 << 64
+    return v if -4095 <= v <= -1 else 0
+
+
+def parse_raw(path):
+    stacks, roots = {}, []
+    for raw in open(path, errors='replace'):
+        m = RAW.match(raw)
+        if not m:
+            continue
+        fields = dict(kv.split('=', 1) for kv in m.group(5).split() if '=' in kv)
+        depth = int(fields.get('depth', 0))
+        st = stacks.setdefault(m.group(2), [])
+        if m.group(3) == 'entry':
+            del st[depth:]
+            c = Call(m.group(4))
+            (st[depth - 1].kids if depth and len(st) >= depth else roots).append(c)
+            st.append(c)
+        elif len(st) > depth and st[depth].name == m.group(4):
+            st[depth].err = raw_err(fields.get('retval', '0'))
+            del st[depth:]
+    return roots
+
+
 def main():
-    for root in parse(sys.argv[1]):
+    args = [a for a in sys.argv[1:] if a != '--raw']
+    roots = parse_raw(args[0]) if '--raw' in sys.argv else parse(args[0])
+    for root in roots:
         if not root.err:
             continue
         e, c, parent = root.err, root, None

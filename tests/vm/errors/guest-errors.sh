@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# tests/vm/errors/guest-errors.sh - guest side of t0420-errors-vm.sh (Linux
+# 6.19, busybox sh): the failing workload `wl.sh errors 2` (open of a missing
+# file, mkdir of an existing directory, write to a read-only descriptor, an
+# ioctl a tmpfs file does not support) under Debian's trace-cmd with
+# function_graph and funcgraph-retval on its system calls. Writes errors.dat,
+# errors.rc and errors.log into $OUT for the host to check.
+. /kmag/lib-guest.sh
+trace-cmd record -p function_graph -O funcgraph-retval \
+	-g __x64_sys_openat -g __x64_sys_mkdir -g __x64_sys_mkdirat -g ksys_write -g __x64_sys_ioctl \
+	-o errors.dat sh /kmag/wl.sh errors 2 >errors.log 2>&1
+echo $? >errors.rc
+# kmag in the guest too: the same answer where the trace was made
+kmag errors --format json errors.dat >errors-guest.json 2>>errors.log
+echo $? >errors-guest.rc
