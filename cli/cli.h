@@ -396,6 +396,11 @@ void cli_progress_init(bool stderr_tty);
 int cli_trace_read(struct kmag_trace *t, const char *name, kmag_event_fn fn, void *ctx,
 		   struct kmag_err *err);
 
+/* The one line for errors views on a trace without return values. */
+#define CLI_ERRORS_NEED_RETVAL                                                            \
+	"errors needs return values: record with funcgraph-retval (Linux 6.5+, "          \
+	"CONFIG_FUNCTION_GRAPH_RETVAL)"
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_visualize(struct kmag_cli *cli, int argc, char **argv);

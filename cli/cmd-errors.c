@@ -33,10 +33,6 @@ static const char errors_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
-#define NEEDS_RETVAL                                                                      \
-	"errors needs return values: record with funcgraph-retval (Linux 6.5+, "          \
-	"CONFIG_FUNCTION_GRAPH_RETVAL)"
-
 struct errors_args {
 	struct kmag_errors_render_opts o;
 	const char *output;
@@ -135,7 +131,7 @@ static int run(struct errors_args *a, struct cli_input *in)
 	st = kmag_errors_stats(e);
 	if (!st->calls_with_retval) {
 		/* nothing to say without return values: no table of zeros */
-		ret = st->calls || !s.filters[0] ? cli_error("%s: " NEEDS_RETVAL, s.path)
+		ret = st->calls || !s.filters[0] ? cli_error("%s: " CLI_ERRORS_NEED_RETVAL, s.path)
 						  : cli_error("%s holds no function calls that pass the filters",
 							      s.path);
 		goto out;

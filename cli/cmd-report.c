@@ -2,12 +2,15 @@
 /*
  * cmd-report.c - `kmag report`: the functions of a trace as a table.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
 #include "kmag/probes.h"
 #include "kmag/render/durations.h"
+#include "kmag/render/errors.h"
 #include "kmag/render/probes.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"
@@ -32,13 +35,15 @@ static const char report_usage[] =
 	"                            json)\n"
 	"      --slowest N           the N longest calls with their call chains\n"
 	"                            (function_graph traces; text or json)\n"
+	"      --errors              where the errors were born, as `kmag errors` shows\n"
+	"                            them (needs funcgraph-retval; text or json)\n"
 	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST };
+enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS };
 
 /* What the report collects next to the call graph. */
 struct report_extra {
@@ -46,6 +51,8 @@ struct report_extra {
 	bool want_probes;
 	struct cli_probe_hits ph;	/* probes of a trace.dat (not with --slowest) */
 	struct kmag_slowest *slowest;
+	bool want_errors;
+	struct kmag_errors *errors;	/* --errors, made once the trace is open */
 };
 
 static int report_after_open(void *ctx, struct kmag_trace *t)
@@ -56,6 +63,8 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 
 	if (ret)
 		return ret;
+	if (x->want_errors && !(x->errors = kmag_errors_new(kmag_trace_symtab(t))))
+		return cli_error("out of memory");
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
 	return 0;
@@ -74,6 +83,16 @@ static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
 	struct report_extra *x = ctx;
 
 	if (kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	return 0;
+}
+
+/* --errors: where errors were born, from the graph's replay */
+static int errors_with_graph(void *ctx, struct kmag_cg *cg)
+{
+	struct report_extra *x = ctx;
+
+	if (kmag_errors_subscribe(x->errors, kmag_cg_replay(cg)))
 		return cli_error("out of memory");
 	return 0;
 }
@@ -98,6 +117,7 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 		{ "format", required_argument, NULL, 'F' },
 		{ "probes", no_argument, NULL, OPT_PROBES },
 		{ "slowest", required_argument, NULL, OPT_SLOWEST },
+		{ "errors", no_argument, NULL, OPT_ERRORS },
 		CLI_MIN_DURATION_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
@@ -141,6 +161,9 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 			if (a->slowest < 1 || a->slowest > 100000)
 				return cli_usage_error("report", "--slowest N takes 1..100000 calls");
 			break;
+		case OPT_ERRORS:
+			x->want_errors = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return -1;
@@ -157,8 +180,10 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
 		a->limit = 50;
 	/* one view at a time; which formats each view has: cli/formats.c */
-	if (x->want_probes + !!a->slowest + !!a->focus > 1)
-		return cli_usage_error("report", "--probes, --slowest and --callers/--callees are separate views: give one");
+	if (x->want_probes + !!a->slowest + !!a->focus + x->want_errors > 1)
+		return cli_usage_error("report", "--probes, --slowest, --errors and --callers/--callees are separate views: give one");
+	if (x->want_errors && (ret = cli_format_check("report", "--errors", a->format)))
+		return ret;
 	if (x->want_probes && (ret = cli_format_check("report", "--probes", a->format)))
 		return ret;
 	if (a->slowest && (ret = cli_format_check("report", "--slowest", a->format)))
@@ -204,6 +229,24 @@ static int print_slowest(struct report_extra *x, struct cli_graph *g, const char
 		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
 	else
 		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+	return cli_write_error(NULL, ret);
+}
+
+/* --errors: prints where the errors were born; returns the exit code. */
+static int print_errors(struct report_args *a, struct report_extra *x, struct cli_graph *g)
+{
+	struct kmag_errors_render_opts o = {
+		.format = !strcmp(a->format, "json") ? KMAG_ERRORS_JSON : KMAG_ERRORS_TEXT,
+		.limit = a->limit_set ? a->limit : 0,
+		.source = g->path,
+	};
+	int ret = kmag_errors_finish(x->errors);
+
+	if (ret)
+		return cli_error("cannot find the errors of %s: %s", g->path, strerror(-ret));
+	if (!kmag_errors_stats(x->errors)->calls_with_retval)
+		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g->path);
+	ret = kmag_errors_render(stdout, x->errors, kmag_trace_symtab(g->trace), &o);
 	return cli_write_error(NULL, ret);
 }
 
@@ -291,6 +334,10 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		in.with_graph = slowest_with_graph;
 		in.with_graph_ctx = &x;
 	}
+	if (x.want_errors) {
+		in.with_graph = errors_with_graph;
+		in.with_graph_ctx = &x;
+	}
 	/* x.ph.probes is made by report_after_open() once the trace is open */
 	in.tap = extra_tap;
 	in.tap_ctx = &x;
@@ -302,6 +349,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		goto out;
 	if (x.slowest)
 		ret = print_slowest(&x, &g, a.format);
+	else if (x.want_errors)
+		ret = print_errors(&a, &x, &g);
 	else if (x.want_probes)
 		ret = print_probes(&x, &g, a.format);
 	else
@@ -309,6 +358,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 out:
 	cli_probe_hits_release(&x.ph);
 	kmag_slowest_free(x.slowest);
+	kmag_errors_free(x.errors);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret;

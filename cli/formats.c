@@ -17,6 +17,7 @@ static const struct format_rule {
 } rules[] = {
 	{ "report", "--probes", "text,json" },
 	{ "report", "--slowest", "text,json" },
+	{ "report", "--errors", "text,json" },
 	{ "export", "--table", "csv" },
 	{ "export", "--weight", "folded" },
 	{ "export", "--split-size", "chrome" },

@@ -109,5 +109,24 @@ for f in fg-text-6.12.txt fg-filtered.dat fn-text.txt; do
 	t_grep "$f: says errors needs funcgraph-retval" "$msg" "$T/err"
 	t_eq "$f: nothing on standard output" 0 "$(wc -c <"$T/out")"
 done
+# --- report --errors: the same view, from report's own replay ---
+for f in fg619-retval.txt fg619-args.dat; do
+	"$KMAG" errors --format json "$D/$f" >"$T/e.json"
+	t_ok "report --errors --format json $f" "$KMAG" report --errors --format json "$D/$f"
+	t_eq "report --errors $f: the same groups as kmag errors" "$(cat "$T/e.json")" "$(cat "$T/ok.out")"
+done
+t_exit "report --errors on a trace without return values: exit 1" 1 \
+	"$KMAG" report --errors "$(fixture_trace fg-text-6.12.txt)"
+t_grep "report --errors: says errors needs funcgraph-retval" "$msg" "$T/err"
+t_exit "report --errors has no csv" 2 "$KMAG" report --errors --format csv "$D/fg619-retval.txt"
+
+# --- trace-cmd's view of the same buffer agrees with the kernel's text ---
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -R "$D/fg619-retval.dat" >"$T/raw" 2>/dev/null
+	t_eq "trace-cmd report -R of fg619-retval.dat: the same origins as the text" \
+		"$(python3 "$H" "$D/fg619-retval.txt")" "$(python3 "$H" --raw "$T/raw")"
+else
+	t_skip "trace-cmd report -R agrees with the text" "trace-cmd is not installed"
+fi
 t_exit "unknown format" 2 "$KMAG" errors --format csv "$D/fg619-retval.txt"
 t_done
