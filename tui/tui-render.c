@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kmag/render/callfmt.h"
 #include "tui-internal.h"
 
 static const char *const help_text[] = {
@@ -171,14 +172,18 @@ static void calls_row(struct tui *t, struct tui_view *v, size_t i, struct tui_li
 	const struct kmag_sample_call *c = v->calls[i];
 	const struct kmag_sample_node *n = &c->tree[0];
 	const char *comm = t->d.trace ? kmag_trace_comm(t->d.trace, c->pid) : NULL;
-	char a[24], r[24], task[40], why[32];
+	char a[24], r[24], rtail[32] = "", task[40], why[32];
 
+	if (strlen(retstr(n, r, sizeof(r))) > 8) {	/* an address: at the end */
+		snprintf(rtail, sizeof(rtail), "  = %s", r);
+		r[0] = 0;
+	}
 	snprintf(task, sizeof(task), "%s-%d", comm ? comm : "<...>", (int)c->pid);
-	put(l, cols, "%14.6f  %12s  %8s  %3d  %-20s %7" PRIu64 "  %s%s",
+	put(l, cols, "%14.6f  %12s  %8s  %3d  %-20s %7" PRIu64 "  %s%s%s",
 	    n->start_ns == KMAG_TS_NONE ? 0.0 : (double)n->start_ns / 1e9,
-	    dur(n->duration, a, sizeof(a)), retstr(n, r, sizeof(r)), (int)n->cpu, task,
+	    dur(n->duration, a, sizeof(a)), r, (int)n->cpu, task,
 	    c->inside + 1, why_str(c->why, why, sizeof(why)),
-	    n->flags & KMAG_CALL_INCOMPLETE ? " (incomplete)" : "");
+	    n->flags & KMAG_CALL_INCOMPLETE ? " (incomplete)" : "", rtail);
 	l->heat = heat_of(n->duration, max);
 	l->heat_col = 16;
 	l->heat_len = 12;
@@ -190,19 +195,30 @@ static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_lin
 	uint32_t k = v->vis[i];
 	const struct kmag_sample_node *n = &v->call->tree[k], *root = &v->call->tree[0];
 	bool leaf = v->tend[k] == k + 1;
-	char a[24], s[24], r[24], more[64] = "";
+	char a[24], s[24], r[24], rtail[32] = "", more[64] = "", args[256] = "";
 	int ind = (int)(v->tdepth[k] < 40 ? v->tdepth[k] : 40) * 2;
 	uint64_t off = n->start_ns >= root->start_ns && n->start_ns != KMAG_TS_NONE ?
 		       n->start_ns - root->start_ns : KMAG_DURATION_NONE;
 
+	if (n->nargs) {	/* as replay and the kernel's text show them (callfmt.h) */
+		struct kmag_call c = { .nargs = n->nargs };
+
+		memcpy(c.args, n->args, n->nargs * sizeof(*n->args));
+		kmag_fmt_args(args, sizeof(args), &c,
+			      t->d.trace ? kmag_trace_arg_names(t->d.trace, n->func) : NULL);
+	}
+	if (strlen(retstr(n, r, sizeof(r))) > 8) {	/* an address: after the call */
+		snprintf(rtail, sizeof(rtail), " = %s", r);
+		r[0] = 0;
+	}
 	if (v->folded[k])
 		snprintf(more, sizeof(more), " ... } (%" PRIu32 " calls)", v->tend[k] - k - 1);
 	else if (n->more)
 		snprintf(more, sizeof(more), " (%" PRIu64 " calls below not kept)", n->more);
-	put(l, cols, "%12s  %12s  %8s  %*s%s %s%s%s%s%s", dur(off, s, sizeof(s)),
-	    dur(n->duration, a, sizeof(a)), retstr(n, r, sizeof(r)),
-	    ind, "", leaf ? " " : v->folded[k] ? "+" : "-", tui_func_name(t, n->func),
-	    leaf && !n->more ? "();" : "() {", more,
+	put(l, cols, "%12s  %12s  %8s  %*s%s %s(%s)%s%s%s%s%s", dur(off, s, sizeof(s)),
+	    dur(n->duration, a, sizeof(a)), r,
+	    ind, "", leaf ? " " : v->folded[k] ? "+" : "-", tui_func_name(t, n->func), args,
+	    leaf && !n->more ? ";" : " {", rtail, more,
 	    n->flags & KMAG_CALL_NO_EXIT ? "  [no exit]" : n->flags & KMAG_CALL_NO_ENTRY ?
 	    "  [no entry]" : "", n->flags & KMAG_CALL_LOST ? "  [events lost]" : "");
 	l->heat = heat_of(n->duration, root->duration);
@@ -226,7 +242,7 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 				       &kmag_cg_nodes(t->d.cg)[v->node] : NULL;
 	const struct kmag_sample_func *sf = v->sfunc;
 	uint64_t dropped = v->kind == TUI_TREE ? tree_dropped(v) : 0;
-	char a[24], b[24];
+	char a[24], b[24], site[160];
 
 	switch (v->kind) {
 	case TUI_FUNCS:
@@ -259,9 +275,16 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 		    "Return", "CPU", "Task", "Tree", "Kept as");
 		break;
 	case TUI_TREE:
-		put(title, cols, "call of %s at %.6f s, CPU %d, pid %d: %zu calls%s",
+		site[0] = 0;
+		if (v->call->tree[0].caller != KMAG_FUNC_NONE) {
+			strcpy(site, ", from ");
+			kmag_fmt_call_site(site + 7, sizeof(site) - 7,
+					   tui_func_name(t, v->call->tree[0].caller),
+					   v->call->tree[0].caller_off);
+		}
+		put(title, cols, "call of %s at %.6f s, CPU %d, pid %d%s: %zu calls%s",
 		    tui_func_name(t, v->call->func), (double)v->call->tree[0].start_ns / 1e9,
-		    (int)v->call->tree[0].cpu, (int)v->call->pid, v->call->nr_tree,
+		    (int)v->call->tree[0].cpu, (int)v->call->pid, site, v->call->nr_tree,
 		    dropped ? " shown (the rest not kept)" : "");
 		put(hd, cols, "%12s  %12s  %8s  %s", "Start", "Duration", "Return", "Call");
 		break;

@@ -160,6 +160,20 @@ see "... Enter: a failing call's tree, its return value on its line" "^ +0 ns +[
 keys Q
 tm kill-session -t tui
 
+# arguments and call sites (Linux 6.19, funcgraph-args and -retaddr): as replay prints them
+A=$(fixture_trace 6.19/fg619-args.dat)
+"$KMAG" replay --function __x64_sys_openat --depth 1 --limit 1 "$A" >"$T/first"
+CALL=$(sed -n 's/.*| *\(__x64_sys_openat([^)]*)\).*/\1/p' "$T/first")
+SITE=$(sed -n 's|.*/\* <-\([^ ]*\).*|\1|p' "$T/first")
+start "$A"
+see "6.19 trace with arguments: the table" "sorted by total"
+keys / __x64_sys_openat Enter c Enter
+see "the first __x64_sys_openat's tree: replay's call site in the title" \
+	"^call of __x64_sys_openat at .*, from ${SITE//+/\\+}: "
+t_grep "... and replay's arguments on its line" "- ${CALL//[()+]/.} \\{" <(sed -n 3p "$T/screen")
+keys Q
+tm kill-session -t tui
+
 t_exit "without a terminal: one line, exit 1" 1 "$KMAG" tui "$F" </dev/null
 t_grep "... saying it needs one" "^kmag: tui needs a terminal" "$T/err"
 t_exit "--keep-calls 0: usage error" 2 "$KMAG" tui --keep-calls 0 "$F"
