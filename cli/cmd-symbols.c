@@ -43,6 +43,7 @@ struct progress {
 	int last;	/* last percentage shown */
 	const char *last_what;
 	const char *modules;	/* the -m directory: progress over module files */
+	struct cli_live lv;	/* the live line (cli/progress.c) */
 };
 
 static void show_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
@@ -56,19 +57,17 @@ static void show_progress(void *ctx, const char *what, uint64_t done, uint64_t t
 	p->last = pct;
 	p->last_what = what;
 	if (what == p->modules)
-		fprintf(stderr, "\r\033[Kkmag: reading modules: %3d%% (%llu/%llu files)", pct,
-			(unsigned long long)done, (unsigned long long)total);
+		cli_live_show(&p->lv, "reading modules: %3d%% (%llu/%llu files)", pct,
+			      (unsigned long long)done, (unsigned long long)total);
 	else
-		fprintf(stderr, "\r\033[Kkmag: reading %s: %3d%% (%llu/%llu compile units)",
-			base && base[1] ? base + 1 : what, pct, (unsigned long long)done,
-			(unsigned long long)total);
-	fflush(stderr);
+		cli_live_show(&p->lv, "reading %s: %3d%% (%llu/%llu compile units)",
+			      base && base[1] ? base + 1 : what, pct, (unsigned long long)done,
+			      (unsigned long long)total);
 }
 
 static void end_progress(struct progress *p)
 {
-	if (p->on && p->last >= 0)
-		fputs("\r\033[K", stderr);
+	cli_live_clear(&p->lv);
 	p->last = -1;
 }
 

@@ -158,6 +158,35 @@ static void profile_sources(FILE *out, const struct kmag_trace_info *info, const
 		fprintf(out, " and %zu more", info->nr_sources - i);
 }
 
+/* The release of @src's kernel (the uname's third word) into @buf, "unknown" without one. */
+static const char *release_of(const struct kmag_trace_source *src, char *buf)
+{
+	if (!src->uname || sscanf(src->uname, "%*s %*s %127s", buf) != 1)
+		strcpy(buf, "unknown");
+	return buf;
+}
+
+/* A profile of recordings from several kernels: "# kernels: 6.1.0-56-amd64 (2 recordings), ..." */
+static void profile_kernels(FILE *out, const struct kmag_trace_info *info)
+{
+	char a[128], b[128];
+	size_t i, j, n;
+	bool seen;
+
+	fputs("# kernels:", out);
+	for (i = 0; i < info->nr_sources; i++) {
+		release_of(&info->sources[i], a);
+		for (j = 0, seen = false; j < i && !seen; j++)
+			seen = !strcmp(a, release_of(&info->sources[j], b));
+		if (seen)
+			continue;
+		for (j = i, n = 0; j < info->nr_sources; j++)
+			n += !strcmp(a, release_of(&info->sources[j], b));
+		fprintf(out, "%s %s (%zu recording%s)", i ? "," : "", a, n, n == 1 ? "" : "s");
+	}
+	fputc('\n', out);
+}
+
 static void header(FILE *out, const struct kmag_report *r)
 {
 	const struct kmag_trace_info *info = r->info;
@@ -177,6 +206,8 @@ static void header(FILE *out, const struct kmag_report *r)
 	fputc('\n', out);
 	if (info->uname)
 		fprintf(out, "# kernel:  %s\n", info->uname);
+	else if (info->format == KMAG_INPUT_PROFILE && info->nr_sources)
+		profile_kernels(out, info);
 	fmt_count(a, sizeof(a), info->events);
 	if (info->format == KMAG_INPUT_PROFILE)
 		profile_sources(out, info, a);

@@ -52,6 +52,7 @@ t_eq "same kernel: stderr empty" "" "$(cat ok.err)"
 
 # the profile reads back wherever a trace is read
 t_ok "report of the merge" "$KMAG" report abc.json
+t_grep "names the kernels, with how many recordings each" '^# kernels: 6\.1\.0-56-cloud-amd64 \(2 recordings\), 6\.12\.[^ ]* \(1 recording\)$' ok.out
 t_grep "names its recordings" '^# events: +[0-9,]+ in 3 recordings: .*fg-filtered\.dat, .*diff-fg-base\.dat, .*fg-filtered-6\.12-v6\.dat$' ok.out
 t_ok "report --format json of the merge" "$KMAG" report --format json --limit 0 abc.json
 cp ok.out again.json
