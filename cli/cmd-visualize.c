@@ -51,6 +51,10 @@ static const char visualize_usage[] =
 	"                            trace's entry points)\n"
 	"      --filter-execution-no N\n"
 	"                            hide functions called N times or less, with their calls\n"
+	"      --errors              mark the error paths in purple: the calls from each\n"
+	"                            entry point down to where an error it returned was\n"
+	"                            born, as `kmag errors` finds them (needs\n"
+	"                            funcgraph-retval)\n"
 	"\n" CLI_SYMMAP_HELP
 	"                            (calls through functions hidden by --filter-filepath\n"
 	"                            become dashed \"via N hidden\" edges)\n"
@@ -70,6 +74,7 @@ enum {
 	OPT_CALLERS,
 	OPT_DEPTH,
 	OPT_EXEC_NO,
+	OPT_ERRORS,
 };
 
 struct vis_opts {
@@ -81,7 +86,33 @@ struct vis_opts {
 	unsigned long top, max_nodes, exec_no, depth;
 	bool depth_set;
 	const char *root, *callers;
+	bool errors;
 };
+
+/* --errors: where errors were born, from the graph's own replay */
+struct vis_errors {
+	struct cli_probe_hits *ph;
+	struct kmag_errors *e;
+};
+
+static int vis_after_open(void *ctx, struct kmag_trace *t)
+{
+	struct vis_errors *x = ctx;
+	int ret = cli_probe_hits_after_open(x->ph, t);
+
+	if (!ret && !(x->e = kmag_errors_new(kmag_trace_symtab(t))))
+		ret = cli_error("out of memory");
+	return ret;
+}
+
+static int vis_errors_with_graph(void *ctx, struct kmag_cg *cg)
+{
+	struct vis_errors *x = ctx;
+
+	if (kmag_errors_subscribe(x->e, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	return 0;
+}
 
 /* Pictures by file extension. A new kind of output is one line here. */
 static const struct graph_format {
@@ -163,6 +194,7 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 		{ "callers", required_argument, NULL, OPT_CALLERS },
 		{ "depth", required_argument, NULL, OPT_DEPTH },
 		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
+		{ "errors", no_argument, NULL, OPT_ERRORS },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
 		CLI_MIN_DURATION_LONGOPT,
@@ -212,6 +244,9 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 			if (!cli_parse_ulong("visualize", "--depth", optarg, &o->depth))
 				return EXIT_USAGE;
 			o->depth_set = true;
+			break;
+		case OPT_ERRORS:
+			o->errors = true;
 			break;
 		case OPT_EXEC_NO:
 			if (!cli_parse_ulong("visualize", "--filter-execution-no", optarg, &o->exec_no))
@@ -404,7 +439,7 @@ out:
 
 static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
 		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters,
-		      struct cli_probe_hits *ph)
+		      struct cli_probe_hits *ph, const struct kmag_errors *errors)
 {
 	struct kmag_graph_doc doc = {
 		.cg = g->cg,
@@ -417,6 +452,7 @@ static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
 		.srcline = vis_sources_srcline,
 		.srcline_ctx = src,
 		.layout = o->layout,
+		.errors = errors,
 	};
 	struct kmag_err err = { 0 };
 
@@ -444,6 +480,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	const struct kmag_trace_info *info;
 	struct vis_sources src = { 0 };
 	struct kmag_cgview *view = NULL;
+	struct vis_errors vx = { .ph = &ph };
 	struct kmag_err err = { 0 };
 	double t0 = now_s(), t1, t2, t3 = 0, t4;
 	char filters[1024];
@@ -455,7 +492,13 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		cli_symmap_release(&sym);
 		return ret < 0 ? EXIT_OK : ret;
 	}
-	in.build_cct = o.root != NULL;	/* the calls under the root: scope_to_root() */
+	in.build_cct = o.root != NULL;
+	if (o.errors) {
+		in.after_open = vis_after_open;
+		in.after_open_ctx = &vx;
+		in.with_graph = vis_errors_with_graph;
+		in.with_graph_ctx = &vx;
+	}	/* the calls under the root: scope_to_root() */
 	/* both pictures' places are checked before either is drawn */
 	if (!o.no_chart && !strcmp(o.image, o.chart))
 		return cli_usage_error("visualize", "the call graph and the chart cannot both be \"%s\"",
@@ -472,11 +515,20 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	}
 	ret = cli_load_graph("visualize", &in, &g);
 	if (ret) {
+		kmag_errors_free(vx.e);
 		cli_probe_hits_release(&ph);
 		cli_symmap_release(&sym);
 		return ret;
 	}
 	t1 = now_s();
+	if (vx.e && (ret = kmag_errors_finish(vx.e))) {
+		ret = cli_error("cannot find the errors of %s: %s", g.path, strerror(-ret));
+		goto out;
+	}
+	if (vx.e && !kmag_errors_stats(vx.e)->calls_with_retval) {
+		ret = cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g.path);
+		goto out;
+	}
 	info = kmag_trace_info(g.trace);
 	printf("parsing completed, found %" PRIu64 " events", info->events);
 	if (info->lost)
@@ -537,7 +589,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
 		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
 		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
-	ret = draw_graph(&g, &o, view, &src, filters, &ph);
+	ret = draw_graph(&g, &o, view, &src, filters, &ph, vx.e);
 	t4 = now_s();
 	if (cli->verbose)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
@@ -548,6 +600,7 @@ out:
 	kmag_cgview_free(view);
 	vis_sources_release(&src);
 	cli_graph_release(&g);
+	kmag_errors_free(vx.e);
 	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sym);
 	return ret;

@@ -62,8 +62,13 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 	size_t i, w = 6, we = 5;
 
 	if (o->types_from)
+	{
 		fprintf(out, "# return types: %s (void, bool and unsigned returns are no errors, pointers only as ERR_PTR)\n",
 			o->types_from);
+		if (s->untyped_returns)
+			fprintf(out, "# %" PRIu64 " error returns of functions it does not describe are read as funcgraph-retval prints them\n",
+				s->untyped_returns);
+	}
 	else
 		fputs("# " KMAG_ERRORS_UNTYPED_NOTE "\n", out);
 	fprintf(out, "# %" PRIu64 " calls returned an error; %" PRIu64 " of them where it was born\n",
@@ -143,8 +148,8 @@ static void render_json(FILE *out, const struct kmag_errors *e, const struct kma
 	else
 		fputs("null", out);
 	fprintf(out, ",\"calls\":%" PRIu64 ",\"error_returns\":%" PRIu64 ",\"origins\":%" PRIu64
-		",\"not_errors_by_type\":%" PRIu64 ",\"groups\":[",
-		s->calls, s->error_returns, s->origins, s->not_by_type);
+		",\"not_errors_by_type\":%" PRIu64 ",\"untyped_error_returns\":%" PRIu64 ",\"groups\":[",
+		s->calls, s->error_returns, s->origins, s->not_by_type, s->untyped_returns);
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);

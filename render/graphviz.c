@@ -31,6 +31,7 @@
 #define SCREEN_ASPECT 1.6	/* the picture shape to aim for: a 16:10 screen */
 #define FONT "DejaVu Sans,Helvetica,Arial,sans-serif"
 #define IRQ_COLOR "#2166ac"	/* interrupt edges: blue, apart from the heat and hot-path reds */
+#define ERR_COLOR "#7a0177"	/* error paths (kmag errors): purple, apart from heat, hot path, interrupts */
 
 const char *kmag_graphviz_layout_for(size_t nodes)
 {
@@ -194,6 +195,7 @@ struct gv {
 	Agsym_t *e_label, *e_pen, *e_color, *e_style, *e_tip, *e_weight, *e_font;
 	bool big;		/* force-directed layout of many nodes: no edge labels */
 	bool has_irq;		/* some shown call is an interrupt taken inside the caller */
+	bool has_err;		/* some shown call is on an error path */
 	char *buf;		/* scratch text, from open_memstream */
 	size_t len;
 	FILE *f;
@@ -276,6 +278,13 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 	}
 	if (vn->flags & KMAG_VIEW_FOCUS || probe_hits)
 		agxset(n, gv->n_peri, "2");	/* a double border: the focus, or a probed function */
+	if (d->errors && kmag_errors_path_origin(d->errors, cn->func)) {
+		/* where a failed call's error was born: a thick double border */
+		agxset(n, gv->n_pen, "3");
+		agxset(n, gv->n_color, ERR_COLOR);
+		agxset(n, gv->n_peri, "2");
+		gv->has_err = true;
+	}
 
 	if (scratch_begin(gv))
 		return -ENOMEM;
@@ -309,6 +318,7 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 	const struct kmag_cgview_node *vn = kmag_cgview_nodes(d->view);
 	char buf[64], a[32], b[32];
 	const char *text;
+	bool on_err = false;
 
 	if (e->flags & KMAG_VIEW_BRIDGE) {
 		const uint32_t *chain = kmag_cgview_via(d->view, e);
@@ -349,7 +359,15 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 			agxset(ge, gv->e_label, buf);
 		snprintf(buf, sizeof(buf), "%.2f", 0.7 + 4.3 * t + ((e->flags & KMAG_VIEW_HOT) ? 1.5 : 0));
 		agxset(ge, gv->e_pen, buf);
-		if (e->flags & KMAG_VIEW_HOT) {
+		on_err = d->errors && kmag_errors_path_edge(d->errors, kmag_cg_nodes(d->cg)[vn[e->from].node].func,
+								 kmag_cg_nodes(d->cg)[vn[e->to].node].func);
+		if (on_err) {
+			snprintf(buf, sizeof(buf), "%.2f", 2.5 + 4.3 * t);
+			agxset(ge, gv->e_pen, buf);
+			agxset(ge, gv->e_color, ERR_COLOR);
+			agxset(ge, gv->e_font, ERR_COLOR);
+			gv->has_err = true;
+		} else if (e->flags & KMAG_VIEW_HOT) {
 			agxset(ge, gv->e_color, "#cb181d");
 		} else if (ce->flags & KMAG_EDGE_IRQ) {
 			/* not a call: an interrupt arrived while the caller ran */
@@ -365,6 +383,8 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 		fprintf(gv->f, ": %s calls", fmt_count(a, sizeof(a), ce->st.calls));
 		if (ce->flags & KMAG_EDGE_IRQ)
 			fputs(" (in interrupt context)", gv->f);
+		if (on_err)
+			fputs(" (on an error path)", gv->f);
 		if (!(text = scratch_end(gv)))
 			return -ENOMEM;
 		agxset(ge, gv->e_tip, (char *)text);
@@ -437,6 +457,9 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 		fputs("<FONT COLOR=\"#cb181d\"><B>red arrows</B></FONT>: hottest path", gv->f);
 	if (gv->has_irq)
 		fputs("  <FONT COLOR=\"" IRQ_COLOR "\"><B>blue arrows</B></FONT>: interrupts", gv->f);
+	if (gv->has_err)
+		fputs("  <FONT COLOR=\"" ERR_COLOR "\"><B>purple arrows</B></FONT>: error paths, from the entry point down to where the error was born (a purple double border)",
+		      gv->f);
 	fputs("</FONT></TD></TR></TABLE></TD></TR></TABLE>", gv->f);
 	if (!(text = scratch_end(gv)))
 		return -ENOMEM;

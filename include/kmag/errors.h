@@ -112,6 +112,15 @@ void kmag_errors_free(struct kmag_errors *e);
  * Call before the first call leaves.
  */
 void kmag_errors_set_types(struct kmag_errors *e, kmag_errors_type_fn fn, void *ctx);
+struct kmag_btf;
+/*
+ * Return types from the kernel's BTF (btf.h): void, bool, unsigned integers
+ * and other kinds never are errors, signed integers and enums are -errno at
+ * their size, pointers as ERR_PTR values; functions the BTF does not describe
+ * read as kmag_call_errno() does (counted in stats.untyped_returns). @btf is
+ * borrowed and must outlive @e. Call before the first call leaves.
+ */
+void kmag_errors_use_btf(struct kmag_errors *e, const struct kmag_btf *btf);
 /* Subscribes @e to replay @r (before its first event). 0 or -errno. */
 int kmag_errors_subscribe(struct kmag_errors *e, struct kmag_replay *r);
 /*
@@ -120,6 +129,15 @@ int kmag_errors_subscribe(struct kmag_errors *e, struct kmag_replay *r);
  * earlier hook met (-ENOMEM).
  */
 int kmag_errors_finish(struct kmag_errors *e);
+
+/*
+ * The error paths, after kmag_errors_finish(): the caller -> callee steps of
+ * the example chains of the groups whose error reached the entry point (the
+ * failed system calls, from the entry down to where the error was born), and
+ * those groups' origins. For pictures that mark them.
+ */
+bool kmag_errors_path_edge(const struct kmag_errors *e, kmag_func_t caller, kmag_func_t callee);
+bool kmag_errors_path_origin(const struct kmag_errors *e, kmag_func_t func);
 
 size_t kmag_errors_nr_groups(const struct kmag_errors *e);
 /* Group @i (0 <= i < kmag_errors_nr_groups()), in the order finish sorted them. */

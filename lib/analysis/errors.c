@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kmag/btf.h"
 #include "kmag/errors.h"
 #include "util/grow.h"
 #include "util/u64map.h"
@@ -65,6 +66,8 @@ struct kmag_errors {
 	size_t nr_groups, cap_groups;
 	struct u64map by_key;	/* origin << 32 | entry -> first group index */
 	struct kmag_error_group **sorted;
+	struct u64map path_edges;	/* caller << 32 | callee of the error paths */
+	struct u64map path_origins;
 	struct kmag_errors_stats stats;
 	int failed;		/* first -errno */
 };
@@ -345,6 +348,8 @@ struct kmag_errors *kmag_errors_new(const struct kmag_symtab *st)
 	e->st = st;
 	e->ops = (struct kmag_replay_ops){ .data_size = sizeof(struct pending), .leave = on_leave };
 	u64map_init(&e->by_key);
+	u64map_init(&e->path_edges);
+	u64map_init(&e->path_origins);
 	e->nr_groups = 1;	/* index 0 means none */
 	if (kmag__grow(&e->groups, &e->cap_groups, 1, sizeof(*e->groups))) {
 		free(e);
@@ -366,6 +371,8 @@ void kmag_errors_free(struct kmag_errors *e)
 	free(e->sorted);
 	free(e->types);
 	u64map_release(&e->by_key);
+	u64map_release(&e->path_edges);
+	u64map_release(&e->path_origins);
 	free(e);
 }
 
@@ -374,6 +381,35 @@ void kmag_errors_set_types(struct kmag_errors *e, kmag_errors_type_fn fn, void *
 	e->type_fn = fn;
 	e->type_ctx = ctx;
 	e->stats.types = fn != NULL;
+}
+
+static enum kmag_errors_ret btf_type(void *ctx, const char *name, uint32_t *size)
+{
+	struct kmag_btf_func f;
+
+	if (kmag_btf_func(ctx, name, &f))
+		return KMAG_ERRORS_RET_UNKNOWN;
+	switch (f.ret.kind) {
+	case KMAG_BTF_INT:
+		if (!f.ret.is_signed)
+			return KMAG_ERRORS_RET_NONE;
+		/* fallthrough */
+	case KMAG_BTF_ENUM:
+		*size = f.ret.size;
+		return KMAG_ERRORS_RET_SINT;
+	case KMAG_BTF_PTR:
+		return KMAG_ERRORS_RET_PTR;
+	case KMAG_BTF_UNKNOWN:
+		return KMAG_ERRORS_RET_UNKNOWN;
+	default:	/* void, bool, structs, enum64, ... */
+		return KMAG_ERRORS_RET_NONE;
+	}
+}
+
+void kmag_errors_use_btf(struct kmag_errors *e, const struct kmag_btf *btf)
+{
+	/* the callback's context is const-free; kmag_btf_func() only reads it */
+	kmag_errors_set_types(e, btf ? btf_type : NULL, (void *)btf);
 }
 
 int kmag_errors_subscribe(struct kmag_errors *e, struct kmag_replay *r)
@@ -407,6 +443,32 @@ static const char *name_or_empty(const struct kmag_symtab *st, kmag_func_t f)
 	return n ? n : "";
 }
 
+/* The error paths: the example chains of the groups whose error reached the entry. */
+static int mark_paths(struct kmag_errors *e)
+{
+	bool ins;
+	size_t i;
+	uint32_t k;
+
+	for (i = 1; i < e->nr_groups; i++) {
+		const struct kmag_error_group *g = &e->groups[i].pub;
+
+		if (!g->reached || !g->chain_len)
+			continue;
+		if (!u64map_upsert(&e->path_origins, g->origin, 1, &ins))
+			return fail(e, -ENOMEM);
+		for (k = 1; k < g->chain_len; k++) {
+			uint64_t key = (uint64_t)g->chain[k - 1].func << 32 | g->chain[k].func;
+
+			if (g->chain_cut && k == 1)	/* links left out between them */
+				continue;
+			if (!u64map_upsert(&e->path_edges, key, 1, &ins))
+				return fail(e, -ENOMEM);
+		}
+	}
+	return 0;
+}
+
 int kmag_errors_finish(struct kmag_errors *e)
 {
 	size_t i, n = e->nr_groups - 1;
@@ -425,7 +487,17 @@ int kmag_errors_finish(struct kmag_errors *e)
 		e->sorted[i] = &g->pub;
 	}
 	qsort(e->sorted, n, sizeof(*e->sorted), cmp_group);
-	return 0;
+	return mark_paths(e);
+}
+
+bool kmag_errors_path_edge(const struct kmag_errors *e, kmag_func_t caller, kmag_func_t callee)
+{
+	return u64map_get(&e->path_edges, (uint64_t)caller << 32 | callee) != NULL;
+}
+
+bool kmag_errors_path_origin(const struct kmag_errors *e, kmag_func_t func)
+{
+	return u64map_get(&e->path_origins, func) != NULL;
 }
 
 size_t kmag_errors_nr_groups(const struct kmag_errors *e)

@@ -120,6 +120,25 @@ t_exit "report --errors on a trace without return values: exit 1" 1 \
 t_grep "report --errors: says errors needs funcgraph-retval" "$msg" "$T/err"
 t_exit "report --errors has no csv" 2 "$KMAG" report --errors --format csv "$D/fg619-retval.txt"
 
+# --- visualize --errors: the error paths in purple, the kernel's chains ---
+if t_has_feature graphviz; then
+	t_ok "visualize --errors" "$KMAG" visualize --errors --no-chart --max-nodes 0 -o "$T/e.dot" \
+		"$D/fg619-retval.txt"
+	t_eq "visualize --errors: the purple edges are the steps of the failed calls' chains" \
+		"$(python3 "$H" --edges "$D/fg619-retval.txt" | sort | tr '\n' ';')" \
+		"$(grep -o 'tooltip="[^"]*(on an error path)' "$T/e.dot" | sed 's/tooltip="//; s/: .*//; s/ -> / /' |
+			sort | tr '\n' ';')"
+	t_grep "visualize --errors: the legend says what purple means" \
+		'purple arrows</B></FONT>: error paths, from the entry point down to where the error was born' "$T/e.dot"
+	t_exit "visualize --errors without return values: exit 1" 1 "$KMAG" visualize --errors --no-chart \
+		-o "$T/f.dot" "$(fixture_trace fg-text-6.12.txt)"
+	t_grep "visualize --errors: says errors needs funcgraph-retval" "$msg" "$T/err"
+	t_ok "visualize without --errors" "$KMAG" visualize --no-chart --max-nodes 0 -o "$T/n.dot" "$D/fg619-retval.txt"
+	t_nogrep "no purple without --errors" '7a0177' "$T/n.dot"
+else
+	t_skip "visualize --errors" "this kmag was built without graphviz"
+fi
+
 # --- trace-cmd's view of the same buffer agrees with the kernel's text ---
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report -R "$D/fg619-retval.dat" >"$T/raw" 2>/dev/null

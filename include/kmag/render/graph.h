@@ -14,6 +14,7 @@
 
 #include "../callgraph.h"
 #include "../cgview.h"
+#include "../errors.h"
 #include "../kmag.h"
 #include "../report.h"
 #include "../symtab.h"
@@ -40,6 +41,8 @@ struct kmag_graph_doc {
 	 * function tracer), drawn as a "probe: N hits" row; may be NULL */
 	uint64_t (*probe_hits)(void *ctx, kmag_func_t func);
 	void *probe_hits_ctx;
+	/* error paths to mark (kmag_errors_path_edge/_origin), finished; may be NULL */
+	const struct kmag_errors *errors;
 };
 
 /* Writes one picture of @doc to @path in @format. Returns 0 or -errno with @err set. */

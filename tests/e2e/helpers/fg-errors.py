@@ -27,7 +27,9 @@ errno down: from a call returning -E to its LAST direct callee returning -E
 (the one nearest its return), until a call none of whose callees returned -E:
 the innermost function returning that errno in the chain. Prints one line per
 such chain: ENTRY ERRNO ORIGIN EARLIER, EARLIER being "-" or the function of
-an earlier direct callee of the origin's caller that returned -E too.
+an earlier direct callee of the origin's caller that returned -E too. With
+--edges: the caller -> callee steps of those chains instead, "CALLER CALLEE",
+each once.
 """
 import re
 import sys
@@ -117,8 +119,9 @@ def parse_raw(path):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != '--raw']
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
     roots = parse_raw(args[0]) if '--raw' in sys.argv else parse(args[0])
+    edges = []
     for root in roots:
         if not root.err:
             continue
@@ -128,12 +131,19 @@ def main():
             if not same:
                 break
             parent, c = c, same[-1]
+            if (parent.name, c.name) not in edges:
+                edges.append((parent.name, c.name))
+        if '--edges' in sys.argv:
+            continue
         earlier = '-'
         if parent:
             prev = [k for k in parent.kids[:parent.kids.index(c)] if k.err == e]
             if prev:
                 earlier = prev[-1].name
         print(root.name, e, c.name, earlier)
+    if '--edges' in sys.argv:
+        for a, b in edges:
+            print(a, b)
 
 
 if __name__ == '__main__':
