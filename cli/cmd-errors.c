@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/btf.h"
 #include "kmag/errors.h"
 #include "kmag/render/errors.h"
 #include "kmag/replay.h"
@@ -26,6 +27,10 @@ static const char errors_usage[] =
 	"functions may read as errors, which the output says.\n"
 	"\n"
 	"Options:\n"
+	"      --btf FILE            the kernel's return types from its BTF (a copy of\n"
+	"                            /sys/kernel/btf/vmlinux, or a vmlinux): void, bool\n"
+	"                            and unsigned returns are then never errors, pointers\n"
+	"                            only as ERR_PTR values\n"
 	"      --limit N             at most N groups\n"
 	"  -F, --format text|json    text: a table with the example chain below each row\n"
 	"  -o, --output PATH         write to PATH (default: standard output)\n"
@@ -33,15 +38,20 @@ static const char errors_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
+enum { OPT_ERRORS_BTF = OPT_INPUT_LAST + 1 };
+
 struct errors_args {
 	struct kmag_errors_render_opts o;
 	const char *output;
+	const char *btf_path;	/* --btf */
+	char types_from[300];
 };
 
 static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_input *in)
 {
 	static const struct option longopts[] = {
 		{ "limit", required_argument, NULL, 'n' },
+		{ "btf", required_argument, NULL, OPT_ERRORS_BTF },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -67,6 +77,11 @@ static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_i
 			break;
 		case 'o':
 			a->output = optarg;
+			break;
+		case OPT_ERRORS_BTF:
+			if (cli_lacks_feature(KMAG_FEATURE_BTF, "--btf"))
+				return EXIT_ERR;
+			a->btf_path = optarg;
 			break;
 		case 'h':
 			fputs(errors_usage, stdout);
@@ -112,6 +127,8 @@ static int analyse(struct cli_stream *s, struct kmag_errors *e)
 static int run(struct errors_args *a, struct cli_input *in)
 {
 	const struct kmag_errors_stats *st;
+	struct kmag_err err = { 0 };
+	struct kmag_btf *btf = NULL;
 	struct kmag_errors *e = NULL;
 	struct cli_stream s;
 	struct cli_out o;
@@ -125,6 +142,15 @@ static int run(struct errors_args *a, struct cli_input *in)
 	if (!e) {
 		ret = cli_error("out of memory");
 		goto out;
+	}
+	if (a->btf_path) {
+		if (!(btf = kmag_btf_open(a->btf_path, &err))) {
+			ret = cli_lib_error(&err, "cannot read BTF");
+			goto out;
+		}
+		kmag_errors_use_btf(e, btf);
+		snprintf(a->types_from, sizeof(a->types_from), "BTF of %s", a->btf_path);
+		a->o.types_from = a->types_from;
 	}
 	if ((ret = analyse(&s, e)))
 		goto out;
@@ -143,6 +169,7 @@ static int run(struct errors_args *a, struct cli_input *in)
 		cli_warn_lost(kmag_trace_info(s.trace));
 out:
 	kmag_errors_free(e);
+	kmag_btf_free(btf);
 	cli_stream_close(&s);
 	return ret;
 }

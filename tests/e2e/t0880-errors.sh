@@ -109,6 +109,44 @@ for f in fg-text-6.12.txt fg-filtered.dat fn-text.txt; do
 	t_grep "$f: says errors needs funcgraph-retval" "$msg" "$T/err"
 	t_eq "$f: nothing on standard output" 0 "$(wc -c <"$T/out")"
 done
+# --- return types from BTF (the 6.19 test kernel's, tests/fixtures/btf) ---
+origins_of() { python3 -c '
+import json, sys
+print(" ".join(sorted({g["origin"] for g in json.load(open(sys.argv[1]))["groups"]})))' "$1"; }
+if t_has_feature btf; then
+	xz -dc "$FIXTURES/btf/vmlinux-6.19.btf.xz" >"$T/vmlinux.btf"
+	"$KMAG" errors -F json "$D/fg619-retval.txt" >"$T/untyped.json"
+	t_ok "errors --btf" "$KMAG" errors -F json --btf "$T/vmlinux.btf" "$D/fg619-retval.txt"
+	cp "$T/ok.out" "$T/typed.json"
+	# void in the 6.19 source: rcu_stall_kick_kthreads (kernel/rcu/tree_stall.h),
+	# rcu_gpnum_ovf, note_gp_changes (kernel/rcu/tree.c), down_read
+	# (kernel/locking/rwsem.c): their rax is whatever was left there
+	for f in rcu_stall_kick_kthreads rcu_gpnum_ovf note_gp_changes down_read; do
+		case " $(origins_of "$T/untyped.json") " in
+		*" $f "*) t_pass "without types, void $f reads as an error origin" ;;
+		*) t_fail "without types, void $f reads as an error origin" ;;
+		esac
+		case " $(origins_of "$T/typed.json") " in
+		*" $f "*) t_fail "--btf: void $f is no error origin" ;;
+		*) t_pass "--btf: void $f is no error origin" ;;
+		esac
+	done
+	# const struct xattr_handler *xattr_resolve_name(): ERR_PTR(-EOPNOTSUPP) (fs/xattr.c)
+	case " $(origins_of "$T/typed.json") " in
+	*" xattr_resolve_name "*) t_pass "--btf: a pointer's ERR_PTR(-EOPNOTSUPP) stays an error" ;;
+	*) t_fail "--btf: a pointer's ERR_PTR(-EOPNOTSUPP) stays an error" ;;
+	esac
+	kmag_chains "$T/typed.json" >"$T/got"
+	t_eq "--btf: the failed system calls' origins as the kernel's text shows them" \
+		"$(tr '\n' ';' <"$T/want-fg619-retval")" "$(tr '\n' ';' <"$T/got")"
+	t_ok "errors --btf (text)" "$KMAG" errors --btf "$T/vmlinux.btf" "$D/fg619-retval.dat"
+	t_grep "text: says where the return types came from" '^# return types: BTF of .*vmlinux\.btf ' "$T/ok.out"
+	t_nogrep "text: no 'types unknown' note with BTF" 'return types unknown' "$T/ok.out"
+	t_exit "errors --btf of a missing file: exit 1" 1 "$KMAG" errors --btf "$T/none" "$D/fg619-retval.txt"
+else
+	t_skip "errors --btf" "this kmag was built without btf"
+fi
+
 # --- report --errors: the same view, from report's own replay ---
 for f in fg619-retval.txt fg619-args.dat; do
 	"$KMAG" errors --format json "$D/$f" >"$T/e.json"
