@@ -244,6 +244,9 @@ static int print_errors(struct report_args *a, struct report_extra *x, struct cl
 
 	if (ret)
 		return cli_error("cannot find the errors of %s: %s", g->path, strerror(-ret));
+	if (kmag_trace_info(g->trace)->format == KMAG_INPUT_PROFILE)
+		return cli_error("%s is a profile (sums of calls, from report --format json or merge): --errors needs a trace's calls",
+				 g->path);
 	if (!kmag_errors_stats(x->errors)->calls_with_retval)
 		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g->path);
 	ret = kmag_errors_render(stdout, x->errors, kmag_trace_symtab(g->trace), &o);

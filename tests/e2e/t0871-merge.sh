@@ -111,6 +111,10 @@ t_grep "replay: says why" 'abc\.json is a profile .*replay needs a trace' err
 t_exit "flame of a profile" 1 "$KMAG" flame -o f.svg abc.json
 t_exit "report --pid of a profile" 1 "$KMAG" report --pid 1 abc.json
 t_grep "--pid: says why" '--pid needs a trace' err
+t_exit "report --errors of a profile" 1 "$KMAG" report --errors abc.json
+t_grep "--errors: says why" 'abc\.json is a profile .*--errors needs a trace' err
+t_exit "kmag errors of a profile" 1 "$KMAG" errors abc.json
+t_grep "errors: says why" 'abc\.json is a profile .*errors needs a trace' err
 t_exit "report --slowest of a profile" 1 "$KMAG" report --slowest 3 abc.json
 t_grep "--slowest: says why" 'abc\.json is a profile .*--slowest needs a trace' err
 
