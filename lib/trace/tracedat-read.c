@@ -751,9 +751,11 @@ int kmag__tracedat_open(struct tracedat *td, const char *path, struct kmag_err *
 		ret = validate_cpu_data(td, err);
 	if (ret)
 		goto fail;
+	/* a warning: a file of `trace-cmd extract -B NAME` (a persistent ring
+	 * buffer of the previous boot, say) may hold its events only there */
 	if (td->nr_other_buffers)
-		pr_info("%s: %zu tracefs instance buffer(s) besides the top one are not read", path,
-			td->nr_other_buffers);
+		pr_warn("%s: %zu tracefs instance buffer(s) besides the top one are not read (kmag reads the top instance's)",
+			path, td->nr_other_buffers);
 	return 0;
 fail:
 	kmag__tracedat_close(td);

@@ -124,8 +124,9 @@ t_nogrep "tc34-retaddr.dat (no funcgraph-args): no argument registers" '"args":"
 # --- LAST_BOOT_INFO (trace-cmd 3.4 extract of a persistent ring buffer from
 # the previous boot, see the README): the option and the BTF section are
 # skipped or read, the options after them still apply. kmag reads the top
-# instance's buffer only (the boot_mapped instance's 45 events are not read:
-# top_events in fixtures.tsv is trace-cmd's count of the top instance's). ---
+# instance's buffer only and says so (the boot_mapped instance's 45 events
+# are not read: top_events in fixtures.tsv is trace-cmd's count of the top
+# instance's). ---
 f="$D/tc34-lastboot.dat"
 t_eq "trace-cmd 3.4 wrote LAST_BOOT_INFO: the instance and the guest's last_boot_info" \
 	"boot_mapped:$(head -n1 "$D/tc34-lastboot.last_boot_info.txt")" \
@@ -138,6 +139,9 @@ for r in builtin libtracecmd; do
 	t_ok "tc34-lastboot.dat: the $r reader opens it" "$KMAG" report --reader $r "$f"
 	t_grep "tc34-lastboot.dat ($r): the top instance's events, on the CPUCOUNT option's 2 CPUs" \
 		"^# events: +$(tsv tc34-lastboot.dat 5) on $(sed -n '/Option CPUCOUNT/{n;p;q}' "$D/tc34-lastboot.dump-options.txt") CPUs" "$T/ok.out"
+	[ $r = builtin ] && t_grep "tc34-lastboot.dat: kmag says it does not read the instance's buffer" \
+		"$(grep -c '^"[^"]\+" \[name\]' "$D/tc34-lastboot.dump-options.txt") tracefs instance buffer\(s\) besides the top one are not read" \
+		"$T/ok.err"
 	[ $r = builtin ] && t_grep "tc34-lastboot.dat: the UNAME option is read" \
 		"^# kernel: +$(sed -n '/Option UNAME/{n;p;q}' "$D/tc34-lastboot.dump-options.txt")\$" "$T/ok.out"
 done
