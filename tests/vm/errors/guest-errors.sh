@@ -10,6 +10,8 @@ trace-cmd record -p function_graph -O funcgraph-retval \
 	-g __x64_sys_openat -g __x64_sys_mkdir -g __x64_sys_mkdirat -g ksys_write -g __x64_sys_ioctl \
 	-o errors.dat sh /kmag/wl.sh errors 2 >errors.log 2>&1
 echo $? >errors.rc
+# the running kernel's BTF, for the return types
+cp /sys/kernel/btf/vmlinux vmlinux.btf 2>>errors.log
 # kmag in the guest too: the same answer where the trace was made
 kmag errors --format json errors.dat >errors-guest.json 2>>errors.log
 echo $? >errors-guest.rc

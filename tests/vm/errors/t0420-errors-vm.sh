@@ -63,6 +63,26 @@ check __x64_sys_openat -2 link_path_walk \
 check __x64_sys_mkdir -17 lookup_one_qstr_excl "the dentry is positive and LOOKUP_EXCL set: ERR_PTR(-EEXIST)"
 check ksys_write -9 vfs_write "vfs_write: !(file->f_mode & FMODE_WRITE) -> -EBADF"
 check __x64_sys_ioctl -25 __x64_sys_ioctl "vfs_ioctl (inlined): a shmem file has no ->unlocked_ioctl -> -ENOTTY"
+# with the guest kernel's own BTF: void and bool functions' registers no
+# longer read as errors, the failed system calls keep their origins
+if t_has_feature btf && [ -s "$O/vmlinux.btf" ]; then
+	t_ok "kmag errors --btf (the guest's /sys/kernel/btf/vmlinux)" \
+		"$KMAG" errors --format json --btf "$O/vmlinux.btf" "$O/errors.dat"
+	cp "$T/ok.out" "$T/json"
+	for p in '__x64_sys_openat -2' '__x64_sys_mkdir -17' 'ksys_write -9' '__x64_sys_ioctl -25'; do
+		# shellcheck disable=SC2086
+		t_eq "--btf: $p: the same origins as trace-cmd's events show" "$(origins $p)" "$(kmag_origins $p)"
+	done
+	# void in the 6.19 source (kernel/rcu/tree_stall.h, kernel/rcu/tree.c,
+	# kernel/locking/rwsem.c): never an origin once the types are known
+	t_eq "--btf: no void function (rcu_stall_kick_kthreads, rcu_gpnum_ovf, note_gp_changes, down_read) is an origin" \
+		"" "$(python3 -c '
+import json, sys
+void = {"rcu_stall_kick_kthreads", "rcu_gpnum_ovf", "note_gp_changes", "down_read"}
+print(" ".join(sorted({g["origin"] for g in json.load(open(sys.argv[1]))["groups"]} & void)))' "$T/json")"
+else
+	t_skip "kmag errors --btf in the VM" "no btf feature or no BTF in the guest"
+fi
 for p in '__x64_sys_openat -2' '__x64_sys_mkdir -17' 'ksys_write -9' '__x64_sys_ioctl -25'; do
 	n=$(grep -c "^$p " "$T/kernel")
 	if [ "$n" -ge 2 ]; then t_pass "$p: the workload's two rounds failed ($n times)"; else
