@@ -29,6 +29,13 @@ enum { CAT_SLOWEST, CAT_FAILING, CAT_FIRST, NR_CAT };
 struct tbuf {
 	struct kmag_sample_node *n;	/* their args pointers are NULL here: ... */
 	size_t len, cap;
+	/*
+	 * Calls open on the task. The replay hands a call no parent both at
+	 * the bottom of a stack and when the level below it is missing (lost
+	 * events, a damaged trace): only the first starts a new tree, the other
+	 * must not drop the open calls' nodes.
+	 */
+	size_t open;
 	uint64_t (*args)[KMAG_MAX_ARGS];	/* ... the arguments are at the same index */
 	size_t cap_args;
 };
@@ -329,9 +336,11 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 			memset(&s->tasks[s->nr_tasks++], 0, sizeof(*s->tasks));
 		}
 		f->task = (uint32_t)*v;
-		s->tasks[f->task].len = 0;	/* a new tree */
+		if (!s->tasks[f->task].open)
+			s->tasks[f->task].len = 0;	/* a new tree */
 	}
 	tb = &s->tasks[f->task];
+	tb->open++;
 	if (kmag__grow(&tb->n, &tb->cap, tb->len + 1, sizeof(*tb->n)) ||
 	    (call->nargs && kmag__grow(&tb->args, &tb->cap_args, tb->len + 1, sizeof(*tb->args))))
 		return -ENOMEM;
@@ -367,16 +376,22 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	struct kmag_sample_node *n = &tb->n[f->pos];
 	uint32_t idx = UINT32_MAX;
 	struct fstate *fs;
+	bool kept;
 	int ret = 0;
 
 	(void)parent;
-	n->func = call->func;
-	n->start_ns = call->start_ns;
-	n->duration = call->duration;
-	n->flags = call->flags;
-	n->has_retval = call->has_retval;
-	n->retval = call->retval;
-	n->more = f->desc;
+	tb->open--;
+	/* a node beyond the buffer went with a cut of its caller's tree */
+	kept = f->pos < tb->len;
+	if (kept) {
+		n->func = call->func;
+		n->start_ns = call->start_ns;
+		n->duration = call->duration;
+		n->flags = call->flags;
+		n->has_retval = call->has_retval;
+		n->retval = call->retval;
+		n->more = f->desc;
+	}
 	if (pf)
 		pf->desc += f->desc + 1;
 	if (call->func != KMAG_FUNC_NONE && !(ret = fstate_of(s, call->func, &fs))) {
@@ -384,17 +399,17 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 
 		fs->calls++;
 		fs->failing += err;
-		if (call->duration != KMAG_DURATION_NONE)
+		if (kept && call->duration != KMAG_DURATION_NONE)
 			ret = offer(s, fs, CAT_SLOWEST, call, tb, f->pos, &idx);
-		if (!ret && err)
+		if (kept && !ret && err)
 			ret = offer(s, fs, CAT_FAILING, call, tb, f->pos, &idx);
-		if (!ret)
+		if (kept && !ret)
 			ret = offer(s, fs, CAT_FIRST, call, tb, f->pos, &idx);
 	}
 	/* the parent's tree needs no more than its length after its own node */
 	if (pf && tb->len > pf->pos + s->cap_now)
 		tb->len = pf->pos + s->cap_now;
-	else if (!pf)
+	else if (!pf && !tb->open)
 		tb->len = 0;
 	return ret;
 }
