@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmag/render/callfmt.h"
+#include "render-util.h"
 #include "tui-internal.h"
 
 static const char *const help_text[] = {
@@ -59,19 +60,14 @@ put(struct tui_line *l, int cols, const char *fmt, ...)
 	l->text[cols] = 0;
 }
 
+/* A duration as every table of kmag shows it ("1.250 ms"), "-" when unknown. */
 static const char *dur(uint64_t ns, char *b, size_t size)
 {
-	if (ns == KMAG_DURATION_NONE)
+	if (ns == KMAG_DURATION_NONE) {
 		snprintf(b, size, "-");
-	else if (ns < 1000)
-		snprintf(b, size, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(b, size, "%.3f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(b, size, "%.3f ms", (double)ns / 1e6);
-	else
-		snprintf(b, size, "%.3f s", (double)ns / 1e9);
-	return b;
+		return b;
+	}
+	return kmag_format_duration(b, size, ns);
 }
 
 static uint8_t heat_of(uint64_t v, uint64_t max)
