@@ -142,6 +142,13 @@ void kmag_trace_set_progress(struct kmag_trace *t, kmag_trace_progress_fn fn, vo
 const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
 /* The trace's function-name table; borrowed, valid until kmag_trace_close(). */
 struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t);
+/*
+ * The recording kernel's BTF (/sys/kernel/btf/vmlinux, raw) when the file
+ * stores it (trace.dat v7 BTF_FILE, written by kmag record and trace-cmd
+ * 3.4), with its size in *@size; NULL and 0 otherwise. Borrowed, valid
+ * until kmag_trace_close().
+ */
+const void *kmag_trace_btf(const struct kmag_trace *t, size_t *size);
 /* Command name of @pid as recorded ("<idle>" for 0), or NULL; borrowed. */
 const char *kmag_trace_comm(const struct kmag_trace *t, int pid);
 /*

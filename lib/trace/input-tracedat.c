@@ -598,6 +598,8 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 						 "none";
 	t->info.clock = td->top.clock ? td->top.clock : td->clock;
 	t->info.uname = td->uname;
+	t->btf = td->btf.size ? td->btf.data : NULL;
+	t->btf_size = td->btf.size;
 	t->info.has_timestamps = true;
 	t->info.has_pids = true;
 	t->info.has_durations = in->dec.gx_calltime.size && in->dec.gx_rettime.size;

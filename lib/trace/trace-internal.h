@@ -51,6 +51,8 @@ struct kmag_trace {
 	struct keyed_names comms;	/* pid -> task name */
 	struct keyed_names arg_names;	/* function -> kmag_trace_arg_names() */
 	bool read_started;
+	const void *btf;		/* the kernel's BTF stored in the file (borrowed from the input) */
+	size_t btf_size;
 
 	/* the consumer during kmag_trace_read() */
 	kmag_event_fn fn;

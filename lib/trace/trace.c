@@ -193,6 +193,12 @@ struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t)
 	return t->st;
 }
 
+const void *kmag_trace_btf(const struct kmag_trace *t, size_t *size)
+{
+	*size = t->btf ? t->btf_size : 0;
+	return t->btf;
+}
+
 const char *kmag_trace_comm(const struct kmag_trace *t, int pid)
 {
 	if (pid == 0)

@@ -179,6 +179,7 @@ int kmag__tracedat_option(struct tracedat *td, uint16_t id, const uint8_t *data,
 	case TD_OPT_KALLSYMS:
 	case TD_OPT_PRINTK:
 	case TD_OPT_CMDLINES:
+	case TD_OPT_BTF_FILE:
 		if (secs && size >= 8)
 			secs->off[id] = td_get64(td, data);
 		break;

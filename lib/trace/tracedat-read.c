@@ -439,6 +439,8 @@ static const char *section_name(uint16_t id)
 		return "printk formats";
 	case TD_OPT_CMDLINES:
 		return "saved cmdlines";
+	case TD_OPT_BTF_FILE:
+		return "BTF";
 	default:
 		return "unknown";
 	}
@@ -554,6 +556,8 @@ static int read_v7(struct tracedat *td, struct cur *c, struct kmag_err *err)
 	if (secs.off[TD_OPT_CMDLINES])
 		SECTION(TD_OPT_CMDLINES, "saved cmdlines",
 			read_sized64(&s, "saved cmdlines", &td->cmdlines));
+	if (secs.off[TD_OPT_BTF_FILE])
+		SECTION(TD_OPT_BTF_FILE, "BTF", cur_blob(&s, s.end - s.pos, &td->btf));
 #undef SECTION
 	if (!td->top.name && !td->top.latency)
 		return kmag_err_set(err, EINVAL,
@@ -775,6 +779,7 @@ void kmag__tracedat_close(struct tracedat *td)
 	free(td->kallsyms.data);
 	free(td->printk.data);
 	free(td->cmdlines.data);
+	free(td->btf.data);
 	for (i = 0; i < td->nr_formats; i++) {
 		free(td->formats[i].system);
 		free(td->formats[i].text.data);

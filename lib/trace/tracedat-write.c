@@ -571,6 +571,21 @@ static int finish_v6(struct tdw *w, const struct tdw_tail *t)
 	return ret;
 }
 
+/* v7: the BTF section, its body the BTF file as is (trace-cmd 3.4's tracecmd_append_btf_file()). */
+static int put_btf(struct tdw *w, const struct tdw_blob *btf)
+{
+	/* borrowed, not copied: put_body() only reads it */
+	struct membuf b = { .p = (uint8_t *)(uintptr_t)btf->data, .len = btf->size };
+	uint64_t hdr;
+	int ret = section_begin(w, TD_OPT_BTF_FILE, "BTF", w->compress, true, &hdr);
+
+	if (!ret)
+		ret = put_body(w, &b, w->compress);
+	if (!ret)
+		ret = section_end(w, hdr);
+	return ret;
+}
+
 static int finish_v7(struct tdw *w, const struct tdw_tail *t)
 {
 	struct membuf b = { 0 };
@@ -582,6 +597,7 @@ static int finish_v7(struct tdw *w, const struct tdw_tail *t)
 	mb_u64(&b, t->cmdlines.size);
 	mb_put(&b, t->cmdlines.data, t->cmdlines.size);
 	if ((ret = put_part(w, TD_OPT_CMDLINES, "command lines", &b)) ||
+	    (t->btf.size && (ret = put_btf(w, &t->btf))) ||
 	    (ret = add_option(w, TD_OPT_CPUCOUNT, &ncpus, 4)) || (ret = add_common_options(w, t)) ||
 	    (ret = put_options_section(w)))
 		return ret;

@@ -64,6 +64,13 @@ struct tdw_tail {
 	const char *const *cpustats;	/* CPUSTAT texts ("CPU: N\n" + per_cpu stats) */
 	size_t nr_cpustats;
 	/*
+	 * v7: the kernel's BTF (/sys/kernel/btf/vmlinux), stored as trace-cmd
+	 * 3.4 does: a "BTF" section (compressed with the file) holding the
+	 * file as is, found through a BTF_FILE option naming its offset.
+	 * Size 0: none. Not written to v6 files (nor by trace-cmd).
+	 */
+	struct tdw_blob btf;
+	/*
 	 * Release the source blocks once copied (fallocate PUNCH_HOLE), so a
 	 * file can be assembled on a full disk from the data that filled it.
 	 */

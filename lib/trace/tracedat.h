@@ -59,6 +59,7 @@ struct tracedat {
 	char *comp_version;
 
 	struct td_blob header_page, header_event, kallsyms, printk, cmdlines;
+	struct td_blob btf;	/* v7 BTF_FILE section (trace-cmd 3.4, kmag record), or empty */
 	struct td_format *formats;
 	size_t nr_formats, cap_formats;
 

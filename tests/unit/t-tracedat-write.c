@@ -148,6 +148,46 @@ static int count_event(const struct kmag_event *ev, void *ctx)
 
 static void check_with_trace_cmd(const char *path, uint64_t want_func, uint64_t want_other);
 
+/* A stand-in for /sys/kernel/btf/vmlinux: BTF magic, then bytes with NULs in them. */
+static uint8_t fake_btf[5000];
+
+static void make_fake_btf(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_btf); i++)
+		fake_btf[i] = (uint8_t)(i * 7 % 251);
+	memcpy(fake_btf, "\x9f\xeb\x01\x00", 4);
+}
+
+/*
+ * v7 uncompressed: the BTF lies in the file as is, right after a section
+ * header {u16 id 23 (trace-cmd's TRACECMD_OPTION_BTF_FILE), u16 flags 0,
+ * u32 name, u64 size} - read by hand, not by kmag's reader.
+ */
+static void check_btf_layout(const char *path)
+{
+	uint8_t *file = malloc(1 << 20), *at;
+	uint16_t id, flags;
+	uint64_t size;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	CHECK(fd >= 0 && file);
+	n = read(fd, file, 1 << 20);
+	close(fd);
+	CHECK(n > 0);
+	at = memmem(file, (size_t)n, fake_btf, sizeof(fake_btf));
+	CHECK(at && at - file >= 16);
+	memcpy(&id, at - 16, 2);
+	memcpy(&flags, at - 14, 2);
+	memcpy(&size, at - 8, 8);
+	CHECK_EQ(id, 23);
+	CHECK_EQ(flags, 0);
+	CHECK_EQ(size, sizeof(fake_btf));
+	free(file);
+}
+
 static void write_and_check(int version, bool compress)
 {
 	static const struct tdw_blob ftrace[] = { { function_format, sizeof(function_format) - 1 } };
@@ -174,6 +214,7 @@ static void write_and_check(int version, bool compress)
 		.clock_file = "[local] global counter\n", .clock = "local",
 		.uname = "Linux test 6.1.0 x86_64", .version = "kmag test",
 		.cpustats = stats, .nr_cpustats = 3,
+		.btf = { (const char *)fake_btf, sizeof(fake_btf) },
 	};
 	enum kmag_reader readers[] = { KMAG_READER_BUILTIN, KMAG_READER_LIBTRACECMD };
 	struct kmag_err err = { 0 };
@@ -183,6 +224,7 @@ static void write_and_check(int version, bool compress)
 
 	/* CPU 0: 25 pages x 30 events (3 compressed chunks), CPU 1: empty,
 	 * CPU 2: 2 pages, the second flagged MISSING_EVENTS */
+	make_fake_btf();
 	cpus[0] = (struct tdw_cpu){ cpu_file("c0", 25, 30, 4242, false), 25 * PAGE };
 	cpus[1] = (struct tdw_cpu){ -1, 0 };
 	cpus[2] = (struct tdw_cpu){ cpu_file("c2", 2, 5, 7, true), 2 * PAGE };
@@ -233,8 +275,25 @@ static void write_and_check(int version, bool compress)
 			CHECK_EQ(info->cpus[2].stat_overrun, 17);
 			CHECK_STREQ(info->uname, "Linux test 6.1.0 x86_64");
 		}
+		{
+			/* v7 stores the BTF as trace-cmd 3.4 does; v6 has no place for it */
+			size_t btf_size = 1;
+			const void *btf = kmag_trace_btf(c.t, &btf_size);
+
+			if (readers[r] == KMAG_READER_BUILTIN && version == 7) {
+				CHECK(btf != NULL);
+				CHECK_EQ(btf_size, sizeof(fake_btf));
+				CHECK(btf && !memcmp(btf, fake_btf, sizeof(fake_btf)));
+			} else {
+				CHECK(btf == NULL);
+				CHECK_EQ(btf_size, 0);
+			}
+		}
 		kmag_trace_close(c.t);
 	}
+	if (version == 7 && !compress)
+		check_btf_layout(path);
+	/* trace-cmd 3.1.6 knows no BTF_FILE option: it must skip it without a word */
 	check_with_trace_cmd(path, 25 * 30 + 2 * 5, 25 + 2);
 }
 
