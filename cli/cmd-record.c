@@ -57,6 +57,10 @@ static const char record_usage[] =
 	"                            a user-space return probe\n"
 	"      --threshold USEC      function_graph: record only calls that take at\n"
 	"                            least USEC microseconds (tracing_thresh)\n"
+	"      --args                also record each call's arguments (Linux 6.15+\n"
+	"                            with CONFIG_FUNCTION_TRACE_ARGS; costs more)\n"
+	"      --no-retaddr          function_graph: no call sites (recorded by\n"
+	"                            default where the kernel can: Linux 6.13+)\n"
 	"\n"
 	"Which tasks and CPUs:\n"
 	"  -P, --pid PID[,PID...]    only these tasks (repeatable)\n"
@@ -103,6 +107,8 @@ enum {
 	OPT_URETPROBE,
 	OPT_THRESHOLD,
 	OPT_CPUMASK,
+	OPT_ARGS,
+	OPT_NO_RETADDR,
 };
 
 static void *grow(void *arr, size_t n, size_t elem);
@@ -315,6 +321,8 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		{ "uprobe", required_argument, NULL, OPT_UPROBE },
 		{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "args", no_argument, NULL, OPT_ARGS },
+		{ "no-retaddr", no_argument, NULL, OPT_NO_RETADDR },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "children", no_argument, NULL, 'c' },
 		{ "cpu", required_argument, NULL, OPT_CPU },
@@ -459,6 +467,12 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		case OPT_TOP:
 			a->o.top_instance = true;
 			break;
+		case OPT_ARGS:
+			a->o.args = true;
+			break;
+		case OPT_NO_RETADDR:
+			a->o.no_retaddr = true;
+			break;
 		case 'q':
 			a->quiet = true;
 			break;
@@ -519,7 +533,7 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 	if (a->o.command)
 		snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
 			 a->o.command[0], (int)res->command_pid);
-	fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s); %s\n",
+	fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s%s%s); %s\n",
 		strcmp(res->tracer, "nop") ? res->tracer :
 		a->nr_events               ? "tracepoint events" : "probe events",
 		res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
@@ -527,7 +541,7 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 		res->tracer_note ? ")" : "", what,
 		strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
 		strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
-		a->seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
+		*res->recorded ? "; with " : "", res->recorded, a->seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
 }
 
 /* Waits for the end (time, a signal, the command's exit), with a live line on a terminal. */

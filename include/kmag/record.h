@@ -126,6 +126,20 @@ struct kmag_record_opts {
 	/* function_graph: record only calls lasting at least this many
 	 * microseconds (tracing_thresh; top-level instance only); 0 = all */
 	unsigned long threshold_us;
+	/*
+	 * function_graph records each call's site (funcgraph-retaddr, Linux
+	 * 6.13+: fgraph_retaddr_entry events) where the kernel can; this turns
+	 * it off. (funcgraph-retval, 6.5+, is turned on too, but it only
+	 * changes the text output: a kernel with CONFIG_FUNCTION_GRAPH_RETVAL
+	 * puts the return value in every funcgraph_exit record anyway.)
+	 */
+	bool no_retaddr;
+	/*
+	 * Record function arguments (funcgraph-args or func-args: Linux 6.15+
+	 * with CONFIG_FUNCTION_TRACE_ARGS); kmag_recorder_new() fails on a
+	 * kernel without them. Costs more per call.
+	 */
+	bool args;
 };
 
 /* Live counters, read while recording (kmag_recorder_progress()). */
@@ -157,6 +171,8 @@ struct kmag_rec_result {
 	const char *tracer;	/* "function_graph", "function", "nop" */
 	const char *tracer_note;	/* why the tracer was chosen over the default, or NULL */
 	const char *instance;	/* "kmag-1234" or "top-level" */
+	/* what the tracer records beyond calls ("return values, call sites"), or "" */
+	const char *recorded;
 	const char *cpulist;	/* recorded CPUs, "0-3" */
 	size_t path_functions;	/* functions opts.path_filter selected (0 without one) */
 	unsigned long buffer_kb;	/* per-CPU ring buffer used */

@@ -9,6 +9,7 @@
  *   record-capture.c  per-CPU reader threads, the traced command, stop, stats
  *   record-output.c   metadata capture and trace.dat assembly
  *   record-state.c    saved tracefs state and its restoration
+ *   record-topts.c    tracer options: return values, call sites, arguments
  */
 #ifndef KMAG_RECORD_INTERNAL_H
 #define KMAG_RECORD_INTERNAL_H
@@ -113,6 +114,8 @@ struct kmag_recorder {
 	bool top_saved;			/* state holds the top-level files */
 	struct rec_state state;
 	bool configured;		/* something in tracefs may differ: restore needed */
+	char recorded[96];		/* kmag_rec_result.recorded */
+	char topt_why[160];		/* why the instance cannot take a tracer option */
 	bool restored;
 
 	/* capture */
@@ -215,6 +218,17 @@ int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);
 /* Reads a file of the recording instance (or the top level); free the result. */
 char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
+
+/* record-topts.c */
+/* --args on a kernel without argument recording, or without a function tracer: -errno. */
+int kmag__rec_topts_check(struct kmag_recorder *r, struct kmag_err *err);
+/*
+ * Why the new instance (r->inst_dir) cannot hold the tracer options this
+ * recording wants, or NULL; may already have set them there.
+ */
+const char *kmag__rec_topts_instance_lacks(struct kmag_recorder *r);
+/* Sets the tracer options (saved first at the top level); fills res.recorded. */
+int kmag__rec_topts_set(struct kmag_recorder *r, struct kmag_err *err);
 
 /* record-capture.c */
 int kmag__rec_spawn(struct kmag_recorder *r, struct kmag_err *err);

@@ -133,6 +133,9 @@ int kmag_record_opts_check(const struct kmag_record_opts *o, struct kmag_err *er
 	if (t == KMAG_REC_TRACER_NONE && !o->nr_events && !o->nr_probes)
 		return kmag_err_set(err, EINVAL,
 				    "-p nop records only tracepoint events and probes, and none was given: add -e SYSTEM:EVENT or --kprobe/--uprobe");
+	if (t == KMAG_REC_TRACER_NONE && o->args)
+		return kmag_err_set(err, EINVAL,
+				    "--args records function arguments: it needs a function tracer (function_graph or function), not -p nop");
 	if (t == KMAG_REC_TRACER_NONE && (rec_filters_funcs(o) || o->nr_notrace))
 		return kmag_err_set(err, EINVAL,
 				    "-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");

@@ -27,6 +27,7 @@
 #include "util/u64map.h"
 
 #define RESERVE_BYTES (16ull << 20)
+#define KMAG_BTF_PATH "/sys/kernel/btf/vmlinux"
 
 struct meta_files {
 	struct tdw_meta m;
@@ -375,12 +376,53 @@ void kmag__rec_release_reserve(struct kmag_recorder *r)
 	}
 }
 
+/*
+ * The kernel's BTF (/sys/kernel/btf/vmlinux, Linux 5.5+ with
+ * CONFIG_DEBUG_INFO_BTF), for v7 files as trace-cmd 3.4 stores it; NULL
+ * (nothing stored) when the kernel has none or it cannot be read.
+ */
+static char *read_btf(size_t *size)
+{
+	int fd = open(KMAG_BTF_PATH, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	*size = 0;
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap && kmag__grow(&buf, &cap, len + (1 << 20), 1)) {
+			errno = ENOMEM;
+			break;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0) {
+				close(fd);
+				*size = len;
+				return buf;
+			}
+			break;
+		}
+		len += (size_t)n;
+	}
+	pr_warn("cannot read %s: %s; the trace file has no BTF", KMAG_BTF_PATH, strerror(errno));
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
 int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err)
 {
 	struct tdw_cpu *cpus = calloc((size_t)r->nr_cpus, sizeof(*cpus));
 	struct counter cn = { r, NULL };
 	struct tdw_tail t = { 0 };
 	struct stat st;
+	char *btf = NULL;
 	int i, ret;
 
 	cn.kb = kbuffer_alloc(r->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
@@ -410,8 +452,13 @@ int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err)
 	t.punch_holes = r->res.disk_full;
 	t.on_pages = count_pages;
 	t.on_pages_ctx = &cn;
+	/* on a full disk the reserve is for the trace data, not for BTF */
+	if (r->version >= 7 && !r->res.disk_full)
+		btf = read_btf(&t.btf.size);
+	t.btf.data = btf;
 	r->w.err = err;
 	ret = kmag__tdw_finish(&r->w, &t);
+	free(btf);
 	free(cpus);
 	kbuffer_free(cn.kb);
 	if (ret)

@@ -125,7 +125,7 @@ static const char *instance_lacks(struct kmag_recorder *r)
 	}
 	if (pids && r->nr_events && !has_file(r, "set_event_pid"))
 		return "instances have no set_event_pid";
-	return NULL;
+	return r->tracer != KMAG_REC_TRACER_NONE ? kmag__rec_topts_instance_lacks(r) : NULL;
 }
 
 /* Returns 0 with the instance ready, 1 if the top level must be used, or -errno. */
@@ -186,6 +186,9 @@ static const char *const top_function[] = {
 	"set_ftrace_filter", "set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
 	"set_ftrace_pid", "set_ftrace_notrace_pid", "max_graph_depth", "tracing_thresh",
 	"options/function-fork", "options/func_stack_trace",
+	/* record-topts.c */
+	"options/funcgraph-retval", "options/funcgraph-retaddr", "options/funcgraph-args",
+	"options/func-args",
 };
 
 static enum rs_kind kind_of(const char *rel)
@@ -573,7 +576,9 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 	 */
 	if (r->nr_probes && (ret = kmag__rec_probes_create(r, err)))
 		return ret;
-	if ((ret = set_events(r, err)) || (ret = set_tracer(r, err)))
+	if ((ret = set_events(r, err)) ||
+	    (r->tracer != KMAG_REC_TRACER_NONE && (ret = kmag__rec_topts_set(r, err))) ||
+	    (ret = set_tracer(r, err)))
 		return ret;
 	/* drop whatever the configuration steps left in the buffers */
 	return set(r, "trace", "", err);

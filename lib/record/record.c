@@ -611,6 +611,7 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	r->child_go_fd = r->child_err_fd = -1;
 	r->child_status = -1;
 	r->res.command_status = -1;
+	r->res.recorded = "";
 	r->w.fd = -1;
 	sd = opts->state_dir ? opts->state_dir : getenv("KMAG_STATE_DIR");
 	r->state_dir = strdup(sd && *sd ? sd : DEFAULT_STATE_DIR);
@@ -620,7 +621,8 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 		return NULL;
 	}
 	if ((ret = find_tracefs(r, err)) || (ret = kmag__rec_cleanup_stale(r, err)) ||
-	    (ret = resolve_tracer(r, err)) || (ret = resolve_functions(r, err)) ||
+	    (ret = resolve_tracer(r, err)) || (ret = kmag__rec_topts_check(r, err)) ||
+	    (ret = resolve_functions(r, err)) ||
 	    (ret = resolve_events(r, err)) || (ret = kmag__rec_probes_check(r, err)) ||
 	    (ret = resolve_cpus(r, err)) ||
 	    (ret = check_pids_and_command(r, err)) || (ret = choose_buffer(r, err)) ||

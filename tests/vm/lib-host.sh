@@ -66,3 +66,19 @@ vm_run_guest() {
 		esac
 	done <"$O/results"
 }
+
+# vm_kernel_619: the path of the Linux 6.19 bzImage of the VM tests, or
+# status 1: $KMAG_KERNEL_619, else what tests/vm/kernel/build-kernel.sh
+# installs (${KMAG_VM_CACHE:-$HOME/.cache/kmag/vm}/linux-6.19/vmlinuz), else
+# ../shared/kernels/vmlinuz-6.19.0 beside the source tree (for a git
+# worktree: beside the main checkout)
+vm_kernel_619() {
+	local k common
+	common=$(git -C "$SRCDIR" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+	for k in "${KMAG_KERNEL_619:-}" "${KMAG_VM_CACHE:-$HOME/.cache/kmag/vm}/linux-6.19/vmlinuz" \
+		"$SRCDIR/../shared/kernels/vmlinuz-6.19.0" \
+		${common:+"$(dirname "$common")/../shared/kernels/vmlinuz-6.19.0"}; do
+		[ -n "$k" ] && [ -f "$k" ] && { echo "$k"; return 0; }
+	done
+	return 1
+}
