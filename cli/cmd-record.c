@@ -541,7 +541,8 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 		res->tracer_note ? ")" : "", what,
 		strpbrk(res->cpulist, ",-") ? "s" : "", res->cpulist, res->buffer_kb,
 		strcmp(res->instance, "top-level") ? "tracefs instance " : "", res->instance,
-		*res->recorded ? "; with " : "", res->recorded, a->seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
+		*res->recorded ? "; with " : "", res->recorded,
+		a->seconds > 0 ? "Ctrl-C stops early" : "Ctrl-C stops");
 }
 
 /* Waits for the end (time, a signal, the command's exit), with a live line on a terminal. */

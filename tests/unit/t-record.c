@@ -356,7 +356,150 @@ static void temporary_files_ignore_planted_links(void)
 	CHECK_STREQ(buf, "precious\n");
 }
 
+/* A tracing directory (and instance) with the tracer options of Linux 6.19. */
+static struct kmag_recorder *topts_recorder(const char *name, bool with_files)
+{
+	static char top[600], inst[700];
+	struct kmag_recorder *r = calloc(1, sizeof(*r));
+	const char *dirs[] = { top, inst };
+	size_t i;
+
+	CHECK(r);
+	snprintf(top, sizeof(top), "%s/%s", test_tmpdir(), name);
+	snprintf(inst, sizeof(inst), "%s/inst", top);
+	CHECK(mkdir(top, 0700) == 0);
+	CHECK(mkdir(inst, 0700) == 0);
+	for (i = 0; i < 2; i++) {
+		char opts[800];
+
+		snprintf(opts, sizeof(opts), "%s/options", dirs[i]);
+		CHECK(mkdir(opts, 0700) == 0);
+		put(dirs[i], "options/funcgraph-cpu", "1\n");
+		if (!with_files)
+			continue;
+		put(dirs[i], "options/funcgraph-retval", "0\n");
+		put(dirs[i], "options/funcgraph-retaddr", "0\n");
+		put(dirs[i], "options/funcgraph-args", "0\n");
+		put(dirs[i], "options/func-args", "0\n");
+	}
+	r->dir = top;
+	r->inst_dir = inst;
+	r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
+	return r;
+}
+
+/* The option file holds @want ("1\n"; a write leaves no newline: "1"). */
+static bool option_is(const char *dir, const char *rel, const char *want)
+{
+	char *v = get(dir, rel);
+	bool same = !strncmp(v, want, strcspn(want, "\n")) && strspn(v + 1, "\n") == strlen(v + 1);
+
+	free(v);
+	return same;
+}
+
+static void args_need_a_kernel_that_records_them(void)
+{
+	struct kmag_recorder *r = topts_recorder("old", false);
+	struct kmag_err err = { 0 };
+
+	/* a kernel without the options: nothing asked, nothing to check */
+	CHECK_EQ(kmag__rec_topts_check(r, &err), 0);
+	r->o.args = true;
+	CHECK_EQ(kmag__rec_topts_check(r, &err), -ENODEV);
+	CHECK(strstr(err.msg, "--args") && strstr(err.msg, "6.15") &&
+	      strstr(err.msg, "CONFIG_FUNCTION_TRACE_ARGS") && strstr(err.msg, "options/funcgraph-args"));
+	CHECK(!strchr(err.msg, '\n'));
+	kmag_err_clear(&err);
+	r->tracer = KMAG_REC_TRACER_NONE;
+	CHECK_EQ(kmag__rec_topts_check(r, &err), -EINVAL);
+	kmag_err_clear(&err);
+	/* an older kernel records as before: no option written, none announced */
+	r->o.args = false;
+	r->tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
+	CHECK(kmag__rec_topts_instance_lacks(r) == NULL);
+	CHECK_EQ(kmag__rec_topts_set(r, &err), 0);
+	CHECK_STREQ(r->res.recorded, "");
+	free(r);
+
+	r = topts_recorder("new", true);
+	r->o.args = true;
+	CHECK_EQ(kmag__rec_topts_check(r, &err), 0);
+	r->tracer = KMAG_REC_TRACER_FUNCTION;
+	CHECK_EQ(kmag__rec_topts_check(r, &err), 0);
+	free(r);
+}
+
+static void tracer_options_are_set_to_what_the_recording_wants(void)
+{
+	struct kmag_recorder *r = topts_recorder("set", true);
+	struct kmag_err err = { 0 };
+
+	/* someone left arguments on in the instance; no --args: off */
+	put(r->inst_dir, "options/funcgraph-args", "1\n");
+	CHECK_EQ(kmag__rec_topts_set(r, &err), 0);
+	CHECK(option_is(r->inst_dir, "options/funcgraph-retval", "1\n"));
+	CHECK(option_is(r->inst_dir, "options/funcgraph-retaddr", "1\n"));
+	CHECK(option_is(r->inst_dir, "options/funcgraph-args", "0\n"));
+	CHECK(option_is(r->inst_dir, "options/func-args", "0\n"));	/* another tracer's */
+	CHECK(option_is(r->dir, "options/funcgraph-retaddr", "0\n"));	/* the top level's */
+	CHECK_STREQ(r->res.recorded, "return values, call sites");
+	r->o.args = true;
+	r->o.no_retaddr = true;
+	CHECK_EQ(kmag__rec_topts_set(r, &err), 0);
+	CHECK(option_is(r->inst_dir, "options/funcgraph-retaddr", "0\n"));
+	CHECK(option_is(r->inst_dir, "options/funcgraph-args", "1\n"));
+	CHECK_STREQ(r->res.recorded, "return values, arguments");
+	/* the function tracer: func-args only */
+	r->tracer = KMAG_REC_TRACER_FUNCTION;
+	CHECK_EQ(kmag__rec_topts_set(r, &err), 0);
+	CHECK(option_is(r->inst_dir, "options/func-args", "1\n"));
+	CHECK_STREQ(r->res.recorded, "arguments");
+	free(r);
+}
+
+/*
+ * Before Linux 6.19 an instance's tracer option is the tracer's one global
+ * flag: here the instance's file is a link to the top level's. The instance
+ * must then give way to the top level, which keeps its value.
+ */
+static void shared_tracer_options_mean_the_top_level(void)
+{
+	struct kmag_recorder *r = topts_recorder("shared", true);
+	char link[900], target[900];
+	const char *why;
+
+	why = kmag__rec_topts_instance_lacks(r);
+	CHECK(why == NULL);	/* own files: the instance takes the options */
+	CHECK(option_is(r->inst_dir, "options/funcgraph-retaddr", "1\n"));
+	CHECK(option_is(r->dir, "options/funcgraph-retaddr", "0\n"));
+	free(r);
+
+	r = topts_recorder("shared2", true);
+	snprintf(link, sizeof(link), "%s/options/funcgraph-retaddr", r->inst_dir);
+	snprintf(target, sizeof(target), "%s/options/funcgraph-retaddr", r->dir);
+	CHECK(unlink(link) == 0);
+	CHECK(symlink(target, link) == 0);
+	why = kmag__rec_topts_instance_lacks(r);
+	CHECK(why && strstr(why, "options/funcgraph-retaddr") && strstr(why, "6.19"));
+	CHECK(option_is(r->dir, "options/funcgraph-retaddr", "0\n"));
+	/* an option the instance lacks but the top level has */
+	free(r);
+	r = topts_recorder("missing", true);
+	snprintf(link, sizeof(link), "%s/options/funcgraph-retaddr", r->inst_dir);
+	CHECK(unlink(link) == 0);
+	why = kmag__rec_topts_instance_lacks(r);
+	CHECK(why && strstr(why, "instances have no options/funcgraph-retaddr"));
+	r->o.no_retaddr = true;	/* not wanted: no reason to leave the instance */
+	CHECK(kmag__rec_topts_instance_lacks(r) == NULL);
+	free(r);
+}
+
 const struct test_case record_tests[] = {
+	{ "args_need_a_kernel_that_records_them", args_need_a_kernel_that_records_them },
+	{ "tracer_options_are_set_to_what_the_recording_wants",
+	  tracer_options_are_set_to_what_the_recording_wants },
+	{ "shared_tracer_options_mean_the_top_level", shared_tracer_options_mean_the_top_level },
 	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
 	{ "cpu_means_cpus", cpu_means_cpus },
