@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 
+#include "kmag/trace.h"
 #include "test.h"
 #include "trace/tracedat.h"
 
@@ -308,7 +309,47 @@ static void damaged(void)
 		       "1099511627776 bytes but the file ends 944578 bytes later (file cut short?)");
 }
 
+/*
+ * trace-cmd 3.4's BTF_FILE section (record on the 6.19 test kernel, with
+ * funcgraph-args): kmag_trace_btf() hands out /sys/kernel/btf/vmlinux as
+ * it was, by the size and sha256 the fixture's provenance (btf-sysfs.txt,
+ * `ls -l` and `sha256sum` in the guest) gives.
+ */
+static void btf_of_trace_cmd_3_4(void)
+{
+	struct kmag_err err = { 0 };
+	struct kmag_trace *t = kmag_trace_open(fixture("traces/6.19-tc34/tc34-args.dat"), NULL, &err);
+	char cmd[1200], line[256] = "";
+	const char *path;
+	const uint8_t *btf;
+	size_t size = 0;
+	FILE *f;
+
+	if (!t)
+		test_fail(__FILE__, __LINE__, "open: %s", err.msg);
+	btf = kmag_trace_btf(t, &size);
+	CHECK(btf != NULL);
+	CHECK_EQ(size, 2992691);
+	CHECK(btf && btf[0] == 0x9f && btf[1] == 0xeb);	/* BTF magic 0xeb9f */
+	path = write_tmp("btf", (const char *)btf, size);
+	snprintf(cmd, sizeof(cmd), "sha256sum < %s", path);
+	f = popen(cmd, "r");
+	CHECK(f && fgets(line, sizeof(line), f));
+	pclose(f);
+	CHECK(!strncmp(line, "c8bb33914f4704a1c4c90b18f5e397e5f98ed14f64358a924e34345d6c0e9961", 64));
+	kmag_trace_close(t);
+
+	/* a v7 file without the section (trace-cmd 3.1.6) */
+	t = kmag_trace_open(fixture("traces/fg-filtered.dat"), NULL, &err);
+	CHECK(t != NULL);
+	size = 1;
+	CHECK(kmag_trace_btf(t, &size) == NULL);
+	CHECK_EQ(size, 0);
+	kmag_trace_close(t);
+}
+
 const struct test_case tracedat_read_tests[] = {
+	{ "btf_of_trace_cmd_3_4", btf_of_trace_cmd_3_4 },
 	{ "v7_header", v7_header },
 	{ "v7_sections", v7_sections },
 	{ "v7_options", v7_options },
