@@ -87,6 +87,7 @@ struct cli_input {
 	int (*with_graph)(void *ctx, struct kmag_cg *cg);
 	void *with_graph_ctx;
 	uint64_t min_duration_ns;	/* cli_load_graph(): drop calls shorter than this (0 = keep) */
+	const char *btf_path;	/* --btf FILE (CLI_BTF_LONGOPT), or NULL */
 };
 
 enum {
@@ -96,10 +97,13 @@ enum {
 	OPT_TIME,
 	OPT_READER,
 	OPT_MIN_DURATION,
+	OPT_BTF,
 	OPT_INPUT_LAST,
 };
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
+/* --btf FILE: the kernel's BTF, for commands that show arguments (replay, report) */
+#define CLI_BTF_LONGOPT { "btf", required_argument, NULL, OPT_BTF }
 #define CLI_MIN_DURATION_LONGOPT { "min-duration", required_argument, NULL, OPT_MIN_DURATION }
 #define CLI_MIN_DURATION_HELP                                                              \
 	"      --min-duration DUR    leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"  \
@@ -126,6 +130,13 @@ enum {
 
 /* Returns 1 if @opt was an input option (stored), 0 if not, -1 on a bad value. */
 int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in);
+struct kmag_btf;
+/*
+ * Once @t is open: loads --btf (without it, nothing) into *@out (free with
+ * kmag_btf_free() after closing @t) and gives it to @t (kmag_trace_set_btf()).
+ * Returns 0 or an exit code (message printed).
+ */
+int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_btf **out);
 
 /*
  * The path the readers open for input @path: @path itself, or for "-" a
@@ -144,6 +155,7 @@ struct cli_graph {
 	struct kmag_filter *filter;
 	const char *path;
 	char filters[512];	/* description of the filters applied */
+	struct kmag_btf *btf;	/* --btf, or NULL */
 };
 
 /*
@@ -294,6 +306,7 @@ struct cli_stream {
 	struct kmag_filter *filter;
 	const char *path;
 	char filters[512];	/* description of the filters applied, "" for none */
+	struct kmag_btf *btf;	/* --btf, or NULL */
 };
 
 /*

@@ -37,6 +37,8 @@ static const char replay_usage[] =
 	"      --errors              only calls that returned an error (-errno), with\n"
 	"                            their callers (needs funcgraph-retval, Linux 6.5+)\n"
 	"      --limit N             stop after N calls\n"
+	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+	"                            a vmlinux): name and print arguments as the kernel does\n"
 	"  -F, --format text|json    json: one object per call, when it returns (JSON\n"
 	"                            Lines: id, parent, function, task, pid, cpu, depth,\n"
 	"                            start_ns, duration_ns, self_ns, flags, retval)\n"
@@ -64,6 +66,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "errors", no_argument, NULL, OPT_ERRORS },
+		CLI_BTF_LONGOPT,
 		CLI_COLOR_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_MIN_DURATION_LONGOPT,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/btf.h"
 #include "kmag/report.h"
 #include "kmag/durations.h"
 #include "kmag/profile.h"
@@ -36,6 +37,13 @@ int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input
 			return -1;
 		}
 		return 1;
+	case OPT_BTF:
+		if (!kmag_has_feature(KMAG_FEATURE_BTF)) {
+			cli_lacks_feature(KMAG_FEATURE_BTF, "--btf");
+			return -2;
+		}
+		in->btf_path = arg;
+		return 1;
 	case OPT_READER:
 		if (!strcmp(arg, "auto"))
 			in->reader = KMAG_READER_AUTO;
@@ -51,6 +59,18 @@ int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input
 	default:
 		return 0;
 	}
+}
+
+int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_btf **out)
+{
+	struct kmag_err err = { 0 };
+
+	if (!in->btf_path)
+		return 0;
+	if (!*out && !(*out = kmag_btf_open(in->btf_path, &err)))
+		return cli_lib_error(&err, "cannot read BTF");
+	kmag_trace_set_btf(t, *out);
+	return 0;
 }
 
 const char *cli_default_input(void)
@@ -185,7 +205,8 @@ int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph
 		cli_graph_release(g);
 		return ret;
 	}
-	if (in->after_open && (ret = in->after_open(in->after_open_ctx, g->trace))) {
+	if ((ret = cli_input_btf(in, g->trace, &g->btf)) ||
+	    (in->after_open && (ret = in->after_open(in->after_open_ctx, g->trace)))) {
 		cli_graph_release(g);
 		return ret;
 	}
@@ -293,6 +314,7 @@ void cli_graph_release(struct cli_graph *g)
 {
 	kmag_cg_free(g->cg);
 	kmag_trace_close(g->trace);
+	kmag_btf_free(g->btf);
 	kmag_filter_free(g->filter);
 	memset(g, 0, sizeof(*g));
 }

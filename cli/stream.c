@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/btf.h"
 
 int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s)
 {
@@ -42,6 +43,10 @@ int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stre
 	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE) {
 		ret = cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's events",
 				s->path, cmd);
+		cli_stream_close(s);
+		return ret;
+	}
+	if ((ret = cli_input_btf(in, s->trace, &s->btf))) {
 		cli_stream_close(s);
 		return ret;
 	}
@@ -82,6 +87,7 @@ int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx)
 void cli_stream_close(struct cli_stream *s)
 {
 	kmag_trace_close(s->trace);
+	kmag_btf_free(s->btf);
 	kmag_filter_free(s->filter);
 	memset(s, 0, sizeof(*s));
 }

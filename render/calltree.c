@@ -384,7 +384,7 @@ static int text_line(struct kmag_calltree *c, enum line_kind k, const struct kma
 		put_name(c, func_name(c, call->func));
 		if (err)
 			puts_(c, SGR_RESET);
-		kmag_fmt_args(tmp, sizeof(tmp), call, kmag_trace_arg_names(c->trace, call->func));
+		kmag_fmt_trace_args(tmp, sizeof(tmp), call, c->trace);
 		putch(c, '(');
 		put_name(c, tmp);
 		put(c, k == L_OPEN ? ") {" : ");", k == L_OPEN ? 3 : 2);
@@ -419,7 +419,7 @@ static void json_details(struct kmag_calltree *c, const struct kmag_call *call)
 		put_json_str(c, tmp);
 	}
 	if (call->nargs) {
-		kmag_fmt_args(tmp, sizeof(tmp), call, kmag_trace_arg_names(c->trace, call->func));
+		kmag_fmt_trace_args(tmp, sizeof(tmp), call, c->trace);
 		put(c, ",\"args\":", 8);
 		put_json_str(c, tmp);
 	}
@@ -429,10 +429,10 @@ static void json_details(struct kmag_calltree *c, const struct kmag_call *call)
 static const char *func_args(struct kmag_calltree *c, const struct kmag_event *ev, char *buf,
 			     size_t size)
 {
-	struct kmag_call call = { .nargs = ev->nargs };
+	struct kmag_call call = { .func = ev->func, .nargs = ev->nargs };
 
 	memcpy(call.args, ev->args, sizeof(call.args));
-	kmag_fmt_args(buf, size, &call, kmag_trace_arg_names(c->trace, ev->func));
+	kmag_fmt_trace_args(buf, size, &call, c->trace);
 	return buf;
 }
 

@@ -159,6 +159,25 @@ const char *kmag_trace_comm(const struct kmag_trace *t, int pid);
  * reading). Borrowed, valid until kmag_trace_close().
  */
 const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func);
+
+struct kmag_btf;
+struct kmag_btf_func;
+/*
+ * Gives @t the kernel's BTF (kmag_btf_open()/_from_blob(); borrowed, must
+ * outlive @t; NULL detaches): kmag_trace_arg_names() then also names the
+ * registers of functions the trace itself names none for (trace.dat), from
+ * their prototypes, and kmag_trace_arg_proto() answers.
+ */
+void kmag_trace_set_btf(struct kmag_trace *t, const struct kmag_btf *btf);
+/* The BTF given to kmag_trace_set_btf(), or NULL; borrowed. */
+const struct kmag_btf *kmag_trace_get_btf(const struct kmag_trace *t);
+/*
+ * @func's prototype in the BTF given to kmag_trace_set_btf(), looked up by
+ * its exact name as the kernel's print_function_args() does; NULL without
+ * BTF or when the BTF has no such function. Borrowed, valid until
+ * kmag_trace_close().
+ */
+const struct kmag_btf_func *kmag_trace_arg_proto(const struct kmag_trace *t, kmag_func_t func);
 /* Closes the file and frees everything. Accepts NULL. */
 void kmag_trace_close(struct kmag_trace *t);
 

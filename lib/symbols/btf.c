@@ -5,6 +5,7 @@
  * once at load time (libbpf's btf__find_by_name_kind() walks every type).
  */
 #define PR_DOMAIN "btf"
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -63,16 +64,43 @@ static struct kmag_btf *index_btf(struct btf *b, const char *what, struct kmag_e
 	return k;
 }
 
+/* libbpf's own messages go to kmag's log at debug level: the library never prints. */
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char msg[512];
+	size_t n;
+
+	(void)level;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	pr_debug("libbpf: %s", msg);
+	return 0;
+}
+
+static const char *bpf_strerror(int e, char *buf, size_t size)
+{
+	if (libbpf_strerror(e, buf, size))
+		snprintf(buf, size, "%s", strerror(e));
+	return buf;
+}
+
 struct kmag_btf *kmag_btf_open(const char *path, struct kmag_err *err)
 {
-	struct btf *b = btf__parse(path, NULL);
-	int e = errno;
+	struct btf *b;
+	char why[128];
+	int e;
 
+	libbpf_set_print(libbpf_log);
+	errno = 0;
+	b = btf__parse(path, NULL);
+	e = errno;
 	if (!b) {
 		e = e ? e : EINVAL;
-		kmag_err_set(err, e, "%s: no BTF read (%s): give a copy of /sys/kernel/btf/vmlinux or a vmlinux built with CONFIG_DEBUG_INFO_BTF",
-			     path, strerror(e));
-		errno = e;
+		kmag_err_set(err, e < 4000 ? e : EINVAL, "%s: no BTF read (%s): give a copy of /sys/kernel/btf/vmlinux or a vmlinux built with CONFIG_DEBUG_INFO_BTF",
+			     path, bpf_strerror(e, why, sizeof(why)));
+		errno = e < 4000 ? e : EINVAL;
 		return NULL;
 	}
 	return index_btf(b, path, err);
@@ -88,13 +116,17 @@ struct kmag_btf *kmag_btf_from_blob(const void *data, size_t size, struct kmag_e
 		errno = EINVAL;
 		return NULL;
 	}
+	libbpf_set_print(libbpf_log);
+	errno = 0;
 	b = btf__new(data, (uint32_t)size);
 	e = errno;
 	if (!b) {
+		char why[128];
+
 		e = e ? e : EINVAL;
-		kmag_err_set(err, e, "the trace's BTF (%zu bytes) is not valid BTF: %s", size,
-			     strerror(e));
-		errno = e;
+		kmag_err_set(err, e < 4000 ? e : EINVAL, "the trace's BTF (%zu bytes) is not valid BTF: %s", size,
+			     bpf_strerror(e, why, sizeof(why)));
+		errno = e < 4000 ? e : EINVAL;
 		return NULL;
 	}
 	return index_btf(b, "the trace's BTF", err);

@@ -50,6 +50,11 @@ struct kmag_trace {
 	struct kmag_symtab *st;
 	struct keyed_names comms;	/* pid -> task name */
 	struct keyed_names arg_names;	/* function -> kmag_trace_arg_names() */
+	/* kmag_trace_set_btf() (trace-btf.c) */
+	const struct kmag_btf *btf;	/* borrowed */
+	struct u64map btf_ix;		/* function -> 1 + index in btf_funcs, 0: not in the BTF */
+	struct kmag_btf_func **btf_funcs;
+	size_t nr_btf_funcs, cap_btf_funcs;
 	bool read_started;
 	const void *btf;		/* the kernel's BTF stored in the file (borrowed from the input) */
 	size_t btf_size;
@@ -75,6 +80,10 @@ struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu);
 int kmag__trace_set_comm(struct kmag_trace *t, int pid, const char *comm, size_t len);
 /* Records @func's argument names ("fd,buf,count"; see kmag_trace_arg_names()). 0 or -ENOMEM. */
 int kmag__trace_set_arg_names(struct kmag_trace *t, kmag_func_t func, const char *names, size_t len);
+/* Frees the BTF prototype cache (trace-btf.c). */
+void kmag__trace_btf_release(struct kmag_trace *t);
+/* @func's argument names from the attached BTF ("fd,buf,count"), cached; or NULL. */
+const char *kmag__trace_btf_arg_names(const struct kmag_trace *t, kmag_func_t func);
 /* Loads saved_cmdlines text ("pid comm" lines). */
 int kmag__trace_load_cmdlines(struct kmag_trace *t, const char *text, size_t len);
 /* Parses a per_cpu/cpuN/stats text into @ci. */

@@ -112,6 +112,7 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
 	t->file_size = (uint64_t)st.st_size;
 	u64map_init(&t->comms.map);
 	u64map_init(&t->arg_names.map);
+	u64map_init(&t->btf_ix);
 	t->info.first_ts = KMAG_TS_NONE;
 	t->info.last_ts = KMAG_TS_NONE;
 
@@ -208,7 +209,11 @@ const char *kmag_trace_comm(const struct kmag_trace *t, int pid)
 
 const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func)
 {
-	return func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
+	const char *names = func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
+
+	if (!names && t->btf && func != KMAG_FUNC_NONE)
+		names = kmag__trace_btf_arg_names(t, func);
+	return names;
 }
 
 void kmag_trace_close(struct kmag_trace *t)
@@ -219,6 +224,7 @@ void kmag_trace_close(struct kmag_trace *t)
 		t->ops->close(t);
 	kmag__keyed_release(&t->comms);
 	kmag__keyed_release(&t->arg_names);
+	kmag__trace_btf_release(t);
 	kmag_symtab_free(t->st);
 	free(t->cpus);
 	free(t->path);

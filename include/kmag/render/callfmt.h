@@ -25,6 +25,27 @@ extern "C" {
  */
 size_t kmag_fmt_args(char *buf, size_t size, const struct kmag_call *call, const char *names);
 
+struct kmag_btf_func;
+struct kmag_trace;
+/*
+ * Writes @call's arguments as the kernel's print_function_args() does from
+ * @proto (kmag_trace_arg_proto()): as many as the prototype has, each
+ * "name=" then signed integers and enums in decimal ("%ld" of the whole
+ * register), unsigned integers, bools and pointers as 0x%lx, other types as
+ * "(STRUCT)[0x1:0x2]" (one register per long), "..." past the saved
+ * registers. Empty when the call saved no registers. Returns the length it
+ * needed (as snprintf()).
+ */
+size_t kmag_fmt_args_btf(char *buf, size_t size, const struct kmag_call *call,
+			 const struct kmag_btf_func *proto);
+/*
+ * @call's arguments in @trace's best knowledge: as the kernel prints them when
+ * the trace has BTF (kmag_trace_set_btf(); nothing for a function the BTF
+ * lacks, as the kernel), else kmag_fmt_args() with the trace's own names.
+ */
+size_t kmag_fmt_trace_args(char *buf, size_t size, const struct kmag_call *call,
+			   const struct kmag_trace *trace);
+
 /*
  * Writes the call site "ksys_write+0x71" (or "ksys_write" when the offset is
  * unknown) into @buf; empty when @caller is NULL. Returns the length it
