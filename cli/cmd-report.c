@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kmag/argstats.h"
 #include "kmag/durations.h"
 #include "kmag/errors.h"
 #include "kmag/probes.h"
+#include "kmag/render/argstats.h"
 #include "kmag/render/durations.h"
 #include "kmag/render/errors.h"
 #include "kmag/render/probes.h"
@@ -37,13 +39,21 @@ static const char report_usage[] =
 	"                            (function_graph traces; text or json)\n"
 	"      --errors              where the errors were born, as `kmag errors` shows\n"
 	"                            them (needs funcgraph-retval; text or json)\n"
+	"      --arg FUNC:ARG        a summary of argument ARG over FUNC's calls: count,\n"
+	"                            min, max, the most frequent values, a histogram by\n"
+	"                            power of two (funcgraph-args, Linux 6.16+; text or\n"
+	"                            json; repeatable)\n"
+	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+	"                            a vmlinux): names a trace.dat's arguments for --arg\n"
 	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS };
+enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS, OPT_ARG };
+
+#define MAX_ARG_SPECS 16
 
 /* What the report collects next to the call graph. */
 struct report_extra {
@@ -53,6 +63,9 @@ struct report_extra {
 	struct kmag_slowest *slowest;
 	bool want_errors;
 	struct kmag_errors *errors;	/* --errors, made once the trace is open */
+	const char *arg_specs[MAX_ARG_SPECS];	/* --arg FUNC:ARG */
+	size_t nr_arg_specs;
+	struct kmag_argstats *argstats;
 };
 
 static int report_after_open(void *ctx, struct kmag_trace *t)
@@ -67,6 +80,15 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 		return cli_error("out of memory");
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	if (x->nr_arg_specs) {
+		struct kmag_err err = { 0 };
+
+		if (!(x->argstats = kmag_argstats_new(t)))
+			return cli_error("out of memory");
+		for (size_t i = 0; i < x->nr_arg_specs; i++)
+			if (kmag_argstats_want(x->argstats, x->arg_specs[i], &err))
+				return cli_lib_error(&err, "out of memory");
+	}
 	return 0;
 }
 
@@ -77,12 +99,14 @@ static int extra_tap(const struct kmag_event *ev, void *ctx)
 	return x->ph.probes ? cli_probe_hits_tap(ev, &x->ph) : 0;
 }
 
-/* --slowest: the slowest calls are the graph's own, from its replay */
+/* --slowest, --arg: the calls are the graph's own, from its replay */
 static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
 {
 	struct report_extra *x = ctx;
 
-	if (kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
+	if (x->slowest && kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	if (x->argstats && kmag_argstats_subscribe(x->argstats, kmag_cg_replay(cg)))
 		return cli_error("out of memory");
 	return 0;
 }
@@ -118,6 +142,8 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 		{ "probes", no_argument, NULL, OPT_PROBES },
 		{ "slowest", required_argument, NULL, OPT_SLOWEST },
 		{ "errors", no_argument, NULL, OPT_ERRORS },
+		{ "arg", required_argument, NULL, OPT_ARG },
+		CLI_BTF_LONGOPT,
 		CLI_MIN_DURATION_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_INPUT_LONGOPTS,
@@ -164,6 +190,14 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 		case OPT_ERRORS:
 			x->want_errors = true;
 			break;
+		case OPT_ARG:
+			if (!strchr(optarg, ':') || optarg[0] == ':' || !strchr(optarg, ':')[1])
+				return cli_usage_error("report", "--arg expects FUNCTION:ARGUMENT like vfs_write:count, got \"%s\"",
+						       optarg);
+			if (x->nr_arg_specs == MAX_ARG_SPECS)
+				return cli_usage_error("report", "at most %d --arg options", MAX_ARG_SPECS);
+			x->arg_specs[x->nr_arg_specs++] = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return -1;
@@ -180,9 +214,11 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
 		a->limit = 50;
 	/* one view at a time; which formats each view has: cli/formats.c */
-	if (x->want_probes + !!a->slowest + !!a->focus + x->want_errors > 1)
-		return cli_usage_error("report", "--probes, --slowest, --errors and --callers/--callees are separate views: give one");
+	if (x->want_probes + !!a->slowest + !!a->focus + x->want_errors + !!x->nr_arg_specs > 1)
+		return cli_usage_error("report", "--probes, --slowest, --errors, --arg and --callers/--callees are separate views: give one");
 	if (x->want_errors && (ret = cli_format_check("report", "--errors", a->format)))
+		return ret;
+	if (x->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format)))
 		return ret;
 	if (x->want_probes && (ret = cli_format_check("report", "--probes", a->format)))
 		return ret;
@@ -250,6 +286,19 @@ static int print_errors(struct report_args *a, struct report_extra *x, struct cl
 	if (!kmag_errors_stats(x->errors)->calls_with_retval)
 		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g->path);
 	ret = kmag_errors_render(stdout, x->errors, kmag_trace_symtab(g->trace), &o);
+	return cli_write_error(NULL, ret);
+}
+
+/* --arg: prints the argument summaries; returns the exit code. */
+static int print_argstats(struct report_extra *x, const char *format)
+{
+	int ret;
+
+	kmag_argstats_finish(x->argstats);
+	if (!strcmp(format, "json"))
+		ret = kmag_argstats_json(stdout, x->argstats);
+	else
+		ret = kmag_argstats_text(stdout, x->argstats);
 	return cli_write_error(NULL, ret);
 }
 
@@ -334,6 +383,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		x.slowest = kmag_slowest_new(a.slowest);
 		if (!x.slowest)
 			return cli_error("out of memory");
+	}
+	if (a.slowest || x.nr_arg_specs) {
 		in.with_graph = slowest_with_graph;
 		in.with_graph_ctx = &x;
 	}
@@ -354,6 +405,8 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		ret = print_slowest(&x, &g, a.format);
 	else if (x.want_errors)
 		ret = print_errors(&a, &x, &g);
+	else if (x.argstats)
+		ret = print_argstats(&x, a.format);
 	else if (x.want_probes)
 		ret = print_probes(&x, &g, a.format);
 	else
@@ -362,6 +415,7 @@ out:
 	cli_probe_hits_release(&x.ph);
 	kmag_slowest_free(x.slowest);
 	kmag_errors_free(x.errors);
+	kmag_argstats_free(x.argstats);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret;

@@ -18,6 +18,7 @@ static const struct format_rule {
 	{ "report", "--probes", "text,json" },
 	{ "report", "--slowest", "text,json" },
 	{ "report", "--errors", "text,json" },
+	{ "report", "--arg", "text,json" },
 	{ "export", "--table", "csv" },
 	{ "export", "--weight", "folded" },
 	{ "export", "--split-size", "chrome" },
