@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/srclines.h"
 #include "kmag/render/calltree.h"
 #include "kmag/durations.h"
 
@@ -39,6 +40,8 @@ static const char replay_usage[] =
 	"      --limit N             stop after N calls\n"
 	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 	"                            a vmlinux): name and print arguments as the kernel does\n"
+	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
+	"                            (funcgraph-retaddr) also as source lines\n"
 	"  -F, --format text|json    json: one object per call, when it returns (JSON\n"
 	"                            Lines: id, parent, function, task, pid, cpu, depth,\n"
 	"                            start_ns, duration_ns, self_ns, flags, retval)\n"
@@ -48,11 +51,12 @@ static const char replay_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_ERRORS = OPT_INPUT_LAST + 1 };
+enum { OPT_ERRORS = OPT_INPUT_LAST + 1, OPT_VMLINUX };
 
 struct replay_args {
 	struct kmag_calltree_opts o;
 	const char *output;
+	const char *vmlinux;	/* --vmlinux */
 	enum cli_color color;
 	bool json_set;
 };
@@ -67,6 +71,7 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 		{ "output", required_argument, NULL, 'o' },
 		{ "errors", no_argument, NULL, OPT_ERRORS },
 		CLI_BTF_LONGOPT,
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		CLI_COLOR_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		CLI_MIN_DURATION_LONGOPT,
@@ -107,6 +112,11 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 		case OPT_ERRORS:
 			a->o.errors = true;
 			break;
+		case OPT_VMLINUX:
+			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux"))
+				return EXIT_ERR;
+			a->vmlinux = optarg;
+			break;
 		case 'h':
 			fputs(replay_usage, stdout);
 			return -1;
@@ -141,11 +151,16 @@ static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli
 	int ret;
 
 	in->unordered = false;	/* per-task call stacks need time order */
-	if ((ret = cli_stream_open("replay", in, &s)))
+	if (a->vmlinux && !(a->o.lines = kmag_srclines_open(a->vmlinux, &err)))
+		return cli_lib_error(&err, "cannot read the vmlinux");
+	if ((ret = cli_stream_open("replay", in, &s))) {
+		kmag_srclines_free(a->o.lines);
 		return ret;
+	}
 	a->o.source = s.path;
 	if ((ret = cli_out_open(a->output, &o))) {
 		cli_stream_close(&s);
+		kmag_srclines_free(a->o.lines);
 		return ret;
 	}
 	a->o.colour = a->o.format == KMAG_CALLTREE_TEXT &&
@@ -154,6 +169,7 @@ static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli
 	if (!c) {
 		cli_out_close(&o, -ENOMEM);
 		cli_stream_close(&s);
+		kmag_srclines_free(a->o.lines);
 		return cli_lib_error(&err, "cannot start the replay");
 	}
 	ret = cli_stream_read(&s, kmag_calltree_event_fn, c);
@@ -175,6 +191,7 @@ static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli
 		cli_warn_lost(kmag_trace_info(s.trace));
 	kmag_calltree_free(c);
 	cli_stream_close(&s);
+	kmag_srclines_free(a->o.lines);
 	return ret;
 }
 

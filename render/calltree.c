@@ -23,6 +23,7 @@
 #include "kmag/render/callfmt.h"
 #include "kmag/render/calltree.h"
 #include "kmag/replay.h"
+#include "kmag/srclines.h"
 #include "render-util.h"
 
 #define OUTBUF (1 << 16)
@@ -395,6 +396,13 @@ static int text_line(struct kmag_calltree *c, enum line_kind k, const struct kma
 						   call->caller_off);
 				put(c, " <-", 3);
 				put_name(c, tmp);
+				if (c->o.lines &&
+				    kmag_srclines_call_site(c->o.lines, func_name(c, call->caller),
+							    call->caller_off, tmp, sizeof(tmp))) {
+					put(c, " (", 2);
+					put_name(c, tmp);
+					putch(c, ')');
+				}
 			}
 			if (k == L_LEAF)
 				put_retval(c, call);
@@ -417,6 +425,11 @@ static void json_details(struct kmag_calltree *c, const struct kmag_call *call)
 		kmag_fmt_call_site(tmp, sizeof(tmp), func_name(c, call->caller), call->caller_off);
 		put(c, ",\"call_site\":", 13);
 		put_json_str(c, tmp);
+		if (c->o.lines && kmag_srclines_call_site(c->o.lines, func_name(c, call->caller),
+							  call->caller_off, tmp, sizeof(tmp))) {
+			put(c, ",\"call_site_line\":", 18);
+			put_json_str(c, tmp);
+		}
 	}
 	if (call->nargs) {
 		kmag_fmt_trace_args(tmp, sizeof(tmp), call, c->trace);

@@ -32,6 +32,8 @@ enum kmag_calltree_format {
 	KMAG_CALLTREE_JSON,	/* JSON Lines: one object per call, when it returns */
 };
 
+struct kmag_srclines;
+
 struct kmag_calltree_opts {
 	enum kmag_calltree_format format;
 	bool colour;			/* text: ANSI colours (duration heat, errors red) */
@@ -42,6 +44,8 @@ struct kmag_calltree_opts {
 	uint64_t min_duration_ns;	/* only calls at least this long, with their callers */
 	bool errors;			/* only calls returning -errno, with their callers */
 	const char *source;		/* the input's name, for messages; borrowed */
+	struct kmag_srclines *lines;	/* call sites to source lines (--vmlinux), or NULL;
+					   borrowed, must outlive the calltree */
 };
 
 struct kmag_calltree_stats {
