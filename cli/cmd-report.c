@@ -7,6 +7,8 @@
 
 #include "cli.h"
 #include "kmag/argstats.h"
+#include "kmag/callsites.h"
+#include "kmag/srclines.h"
 #include "kmag/durations.h"
 #include "kmag/errors.h"
 #include "kmag/probes.h"
@@ -45,13 +47,15 @@ static const char report_usage[] =
 	"                            json; repeatable)\n"
 	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 	"                            a vmlinux): names a trace.dat's arguments for --arg\n"
+	"      --vmlinux FILE        the kernel's vmlinux with DWARF: --callers shows each\n"
+	"                            caller's call sites as source lines (funcgraph-retaddr)\n"
 	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS, OPT_ARG };
+enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS, OPT_ARG, OPT_VMLINUX };
 
 #define MAX_ARG_SPECS 16
 
@@ -66,6 +70,9 @@ struct report_extra {
 	const char *arg_specs[MAX_ARG_SPECS];	/* --arg FUNC:ARG */
 	size_t nr_arg_specs;
 	struct kmag_argstats *argstats;
+	const char *vmlinux;		/* --vmlinux */
+	struct kmag_srclines *lines;
+	struct kmag_callsites *callsites;
 };
 
 static int report_after_open(void *ctx, struct kmag_trace *t)
@@ -80,6 +87,8 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 		return cli_error("out of memory");
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	if (x->lines && !(x->callsites = kmag_callsites_new(kmag_trace_symtab(t), x->lines)))
+		return cli_error("out of memory");
 	if (x->nr_arg_specs) {
 		struct kmag_err err = { 0 };
 
@@ -107,6 +116,8 @@ static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
 	if (x->slowest && kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
 		return cli_error("out of memory");
 	if (x->argstats && kmag_argstats_subscribe(x->argstats, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	if (x->callsites && kmag_callsites_subscribe(x->callsites, kmag_cg_replay(cg)))
 		return cli_error("out of memory");
 	return 0;
 }
@@ -143,6 +154,7 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 		{ "slowest", required_argument, NULL, OPT_SLOWEST },
 		{ "errors", no_argument, NULL, OPT_ERRORS },
 		{ "arg", required_argument, NULL, OPT_ARG },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		CLI_BTF_LONGOPT,
 		CLI_MIN_DURATION_LONGOPT,
 		{ "help", no_argument, NULL, 'h' },
@@ -197,6 +209,11 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 			if (x->nr_arg_specs == MAX_ARG_SPECS)
 				return cli_usage_error("report", "at most %d --arg options", MAX_ARG_SPECS);
 			x->arg_specs[x->nr_arg_specs++] = optarg;
+			break;
+		case OPT_VMLINUX:
+			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux"))
+				return EXIT_ERR;
+			x->vmlinux = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -316,6 +333,12 @@ static int print_probes(struct report_extra *x, struct cli_graph *g, const char 
 	return cli_write_error(NULL, ret);
 }
 
+static const char *call_sites_cb(void *ctx, kmag_func_t caller, kmag_func_t callee, char *buf,
+				 size_t size)
+{
+	return kmag_callsites_describe(ctx, caller, callee, buf, size);
+}
+
 /* The functions table, or one function's callers/callees; returns the exit code. */
 static int print_table(struct report_args *a, struct report_extra *x, struct cli_graph *g,
 		       struct cli_symmap *sm)
@@ -327,6 +350,10 @@ static int print_table(struct report_args *a, struct report_extra *x, struct cli
 	if (cli_probe_hits_any(&x->ph)) {
 		r->probe_hits = cli_probe_hits_of;
 		r->probe_hits_ctx = &x->ph;
+	}
+	if (x->callsites) {
+		r->call_sites = call_sites_cb;
+		r->call_sites_ctx = x->callsites;
 	}
 	r->cg = g->cg;
 	r->st = kmag_trace_symtab(g->trace);
@@ -384,7 +411,13 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 		if (!x.slowest)
 			return cli_error("out of memory");
 	}
-	if (a.slowest || x.nr_arg_specs) {
+	if (x.vmlinux) {
+		struct kmag_err err = { 0 };
+
+		if (!(x.lines = kmag_srclines_open(x.vmlinux, &err)))
+			return cli_lib_error(&err, "cannot read the vmlinux");
+	}
+	if (a.slowest || x.nr_arg_specs || x.vmlinux) {
 		in.with_graph = slowest_with_graph;
 		in.with_graph_ctx = &x;
 	}
@@ -416,6 +449,8 @@ out:
 	kmag_slowest_free(x.slowest);
 	kmag_errors_free(x.errors);
 	kmag_argstats_free(x.argstats);
+	kmag_callsites_free(x.callsites);
+	kmag_srclines_free(x.lines);
 	cli_graph_release(&g);
 	cli_symmap_release(&sm);
 	return ret;

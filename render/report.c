@@ -353,6 +353,9 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 			snprintf(label, sizeof(label), "%s%s", name_of(r, other),
 				 e->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
 			row(out, r, &e->st, label, nodes[other].func, has_time);
+			if (r->call_sites && r->call_sites(r->call_sites_ctx, nodes[e->caller].func,
+							   nodes[e->callee].func, label, sizeof(label)))
+				fprintf(out, "#%67s called from %s\n", "", label);
 		}
 		/* the cut is said, as in the functions table */
 		if (r->limit && count > r->limit)
@@ -448,8 +451,19 @@ static void json_edge(FILE *out, const struct kmag_report *r, const struct kmag_
 	json_time(out, "self_ns", &e->st, KMAG_SORT_SELF, has_time);
 	json_time(out, "min_ns", &e->st, KMAG_SORT_MIN, has_time);
 	json_time(out, "max_ns", &e->st, KMAG_SORT_MAX, has_time);
-	fprintf(out, ", \"incomplete\": %" PRIu64 ", \"interrupt\": %s}", e->st.incomplete,
+	fprintf(out, ", \"incomplete\": %" PRIu64 ", \"interrupt\": %s", e->st.incomplete,
 		e->flags & KMAG_EDGE_IRQ ? "true" : "false");
+	if (r->call_sites && r->focus >= 0) {
+		const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
+		char sites[1024];
+
+		if (r->call_sites(r->call_sites_ctx, nodes[e->caller].func, nodes[e->callee].func,
+				  sites, sizeof(sites))) {
+			fputs(", \"call_sites\": ", out);
+			kmag_fput_json_string(out, sites);
+		}
+	}
+	fputs("}", out);
 }
 
 static void json_str_or_null(FILE *out, const char *s)

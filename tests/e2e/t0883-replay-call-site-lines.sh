@@ -48,6 +48,22 @@ while read -r _ site; do
 done <"$T/dat.sites"
 t_ok "at least one call site checked" test "$checked" -gt 0
 
+# report --callers: per caller the distinct call-site lines with their counts;
+# the count is the kernel's text's number of vfs_write calls made from ksys_write
+a2l_line=$(addr2line -e "$T/vmlinux" "$(printf '%x' $((0x$base + 0x71 - 1)))")
+want=${a2l_line##*/linux-new/}
+nk=$(grep -cE ' vfs_write\(.*<-ksys_write\+0x71/' "$F/fg619-args.txt")
+for input in dat txt; do
+	t_ok "$input: report --callers vfs_write --vmlinux" "$KMAG" report --vmlinux "$T/vmlinux" \
+		--callers vfs_write "$F/fg619-args.$input"
+	t_grep "$input: ksys_write called it from $want x$nk" \
+		"^# +called from ${want//./\\.} x$nk$" "$T/ok.out"
+	t_ok "$input: report --callers -F json" "$KMAG" report --vmlinux "$T/vmlinux" \
+		--callers vfs_write -F json "$F/fg619-args.$input"
+	t_grep "$input: JSON edge call_sites" \
+		'"caller": "ksys_write", "callee": "vfs_write".*"call_sites": "'"${want//./\\.}"' x'"$nk"'"' "$T/ok.out"
+done
+
 t_ok "text: the line after the call site" "$KMAG" replay --vmlinux "$T/vmlinux" "$F/fg619-args.dat"
 t_grep "text: <-ksys_write+0x71 (fs/read_write.c:N)" ' vfs_write\(.*<-ksys_write\+0x71 \(fs/read_write\.c:[0-9]+\)' "$T/ok.out"
 t_exit "a vmlinux that is no ELF: one line" 1 "$KMAG" replay --vmlinux "$F/fg619-args.txt" "$F/fg619-args.dat"

@@ -31,6 +31,12 @@ struct kmag_report {
 	/* optional source locations (symbol map), may be NULL */
 	const char *(*srcline)(void *ctx, kmag_func_t func);
 	void *srcline_ctx;
+	/* optional (--callers with a vmlinux): the source lines @callee was called
+	 * from in @caller, "fs/read_write.c:738 x9, ..." in @buf, or NULL; shown as
+	 * "called from ..." and the edges' "call_sites"; may be NULL */
+	const char *(*call_sites)(void *ctx, kmag_func_t caller, kmag_func_t callee, char *buf,
+				  size_t size);
+	void *call_sites_ctx;
 	/* optional row filter (e.g. by source path): functions it rejects are not listed */
 	bool (*visible)(void *ctx, kmag_func_t func);
 	void *visible_ctx;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * callsites.h - the distinct call sites of each caller -> callee edge
+ * (funcgraph-retaddr: the caller and the return address's offset in it),
+ * counted over a replay's calls, and described as source lines through a
+ * vmlinux's DWARF (kmag_srclines): "fs/read_write.c:738 x9".
+ */
+#ifndef KMAG_CALLSITES_H
+#define KMAG_CALLSITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay.h"
+#include "srclines.h"
+#include "symtab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_callsites;
+
+/*
+ * A new collector naming functions through @st and lines through @lines (both
+ * borrowed, must outlive it). Free with kmag_callsites_free(). NULL on ENOMEM.
+ */
+struct kmag_callsites *kmag_callsites_new(const struct kmag_symtab *st, struct kmag_srclines *lines);
+void kmag_callsites_free(struct kmag_callsites *cs);
+/* Subscribes @cs to @r's calls. 0 or -ENOMEM. */
+int kmag_callsites_subscribe(struct kmag_callsites *cs, struct kmag_replay *r);
+/*
+ * Writes the source lines @callee was called from in @caller, most calls
+ * first: "fs/read_write.c:738 x9, fs/read_write.c:740 x1" into @buf
+ * (NUL-terminated). Returns @buf, or NULL when no call of the edge had a
+ * call site that resolved to a line.
+ */
+const char *kmag_callsites_describe(struct kmag_callsites *cs, kmag_func_t caller,
+				    kmag_func_t callee, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_CALLSITES_H */
