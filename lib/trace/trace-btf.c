@@ -13,14 +13,14 @@
 
 void kmag_trace_set_btf(struct kmag_trace *t, const struct kmag_btf *btf)
 {
-	t->btf = btf;
+	t->types = btf;
 	kmag__trace_btf_release(t);
 	u64map_init(&t->btf_ix);
 }
 
 const struct kmag_btf *kmag_trace_get_btf(const struct kmag_trace *t)
 {
-	return t->btf;
+	return t->types;
 }
 
 void kmag__trace_btf_release(struct kmag_trace *t)
@@ -41,7 +41,7 @@ const struct kmag_btf_func *kmag_trace_arg_proto(const struct kmag_trace *ct, km
 	uint64_t *slot;
 	bool ins;
 
-	if (!t->btf || func == KMAG_FUNC_NONE)
+	if (!t->types || func == KMAG_FUNC_NONE)
 		return NULL;
 	slot = u64map_get(&t->btf_ix, func);
 	if (slot)
@@ -50,7 +50,7 @@ const struct kmag_btf_func *kmag_trace_arg_proto(const struct kmag_trace *ct, km
 	f = malloc(sizeof(*f));
 	if (!f)
 		return NULL;
-	if (!name || kmag_btf_func(t->btf, name, f) ||
+	if (!name || kmag_btf_func(t->types, name, f) ||
 	    kmag__grow(&t->btf_funcs, &t->cap_btf_funcs, t->nr_btf_funcs + 1, sizeof(*t->btf_funcs))) {
 		free(f);
 		f = NULL;

@@ -51,7 +51,7 @@ struct kmag_trace {
 	struct keyed_names comms;	/* pid -> task name */
 	struct keyed_names arg_names;	/* function -> kmag_trace_arg_names() */
 	/* kmag_trace_set_btf() (trace-btf.c) */
-	const struct kmag_btf *btf;	/* borrowed */
+	const struct kmag_btf *types;	/* borrowed */
 	struct u64map btf_ix;		/* function -> 1 + index in btf_funcs, 0: not in the BTF */
 	struct kmag_btf_func **btf_funcs;
 	size_t nr_btf_funcs, cap_btf_funcs;

@@ -211,7 +211,7 @@ const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func)
 {
 	const char *names = func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
 
-	if (!names && t->btf && func != KMAG_FUNC_NONE)
+	if (!names && t->types && func != KMAG_FUNC_NONE)
 		names = kmag__trace_btf_arg_names(t, func);
 	return names;
 }
