@@ -65,8 +65,19 @@ int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_
 {
 	struct kmag_err err = { 0 };
 
-	if (!in->btf_path)
+	if (!in->btf_path) {	/* the BTF the trace.dat stores (trace-cmd 3.4, kmag record) */
+		size_t size = 0;
+		const void *blob = kmag_trace_btf(t, &size);
+
+		if (!blob || !kmag_has_feature(KMAG_FEATURE_BTF))
+			return 0;
+		if (!(*out = kmag_btf_from_blob(blob, size, &err))) {
+			cli_warn("%s: arguments stay unnamed", err.msg);
+			return 0;
+		}
+		kmag_trace_set_btf(t, *out);
 		return 0;
+	}
 	if (!*out && !(*out = kmag_btf_open(in->btf_path, &err)))
 		return cli_lib_error(&err, "cannot read BTF");
 	kmag_trace_set_btf(t, *out);

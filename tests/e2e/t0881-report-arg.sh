@@ -44,6 +44,15 @@ t_grep "JSON: a signed int is -100 ($nd calls of do_sys_open with AT_FDCWD)" \
 
 t_ok "a trace.dat without --btf names no argument" "$KMAG" report --arg vfs_write:count "$F/fg619-args.dat"
 t_grep "... and says to give --btf" "no argument named count: .*give --btf" "$T/ok.out"
+# a trace.dat that stores the kernel's BTF (trace-cmd 3.4's BTF_FILE) needs no --btf
+T34=$TRACES/6.19-tc34/tc34-args.dat
+t_ok "tc34-args.dat (BTF inside): report --arg without --btf" "$KMAG" report --arg vfs_write:count -F json "$T34"
+t_grep "... names count and sees dd's 4096" '"named":true,.*\{"value":4096,"count":[1-9]' "$T/ok.out"
+"$KMAG" replay "$T34" >"$T/own"
+"$KMAG" replay --btf "$T/vmlinux.btf" "$T34" >"$T/given"
+t_ok "replay: the file's own BTF prints as the same kernel's --btf does" diff "$T/own" "$T/given"
+t_grep "... with named arguments" ' vfs_write\(file=0x[0-9a-f]+, buf=0x[0-9a-f]+, count=0x' "$T/own"
+
 t_exit "--arg without a colon: usage error" 2 "$KMAG" report --arg vfs_write "$F/fg619-args.dat"
 t_exit "--arg with --slowest: separate views" 2 "$KMAG" report --arg vfs_write:count --slowest 3 "$F/fg619-args.dat"
 t_exit "--arg -F csv: not a format of it" 2 "$KMAG" report --arg vfs_write:count -F csv "$F/fg619-args.dat"
