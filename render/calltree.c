@@ -97,12 +97,31 @@ static inline void puts_(struct kmag_calltree *c, const char *s)
 	put(c, s, strlen(s));
 }
 
-/* A name, cut at 1 KiB so a line fits its reservation. */
+/*
+ * A name, cut at 1 KiB so a line fits its reservation, for a terminal:
+ * control characters and bytes that are not UTF-8 as \\xNN (render_fput_text()).
+ */
 static void put_name(struct kmag_calltree *c, const char *s)
 {
-	size_t n = strlen(s);
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t out = 0, n, i;
 
-	put(c, s, n > 1024 ? 1024 : n);
+	while (*p && out < 1024) {
+		n = render_utf8_len(p);
+		if (n && !render_is_control(p, n)) {
+			put(c, (const char *)p, n);
+			out += n;
+			p += n;
+			continue;
+		}
+		for (i = 0; i < (n ? n : 1); i++, out += 4) {
+			put(c, "\\x", 2);
+			put(c, &hex[p[i] >> 4], 1);
+			put(c, &hex[p[i] & 15], 1);
+		}
+		p += n ? n : 1;
+	}
 }
 
 static inline void putch(struct kmag_calltree *c, char ch)
@@ -153,15 +172,21 @@ static void put_frac(struct kmag_calltree *c, uint64_t v, unsigned digits)
 	}
 }
 
-/* A JSON string (same escaping as the other JSON writers: control chars, quote, backslash, '<'). */
+/*
+ * A JSON string (same escaping as the other JSON writers: control chars, quote,
+ * backslash, '<'; bytes that are not UTF-8 as U+FFFD), cut at about 512 bytes.
+ */
 static void put_json_str(struct kmag_calltree *c, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
+	size_t start = c->len;
 
+	/* cut at 512 bytes written, not read: an escape takes up to 6 */
 	putch(c, '"');
-	for (; *p && n < 512; p++, n++) {
+	for (; *p && c->len - start < 512; p++) {
+		size_t len;
+
 		if (*p == '"' || *p == '\\') {
 			putch(c, '\\');
 			putch(c, (char)*p);
@@ -169,8 +194,15 @@ static void put_json_str(struct kmag_calltree *c, const char *s)
 			put(c, "\\u00", 4);
 			putch(c, hex[*p >> 4]);
 			putch(c, hex[*p & 15]);
-		} else {
+		} else if (*p < 0x80) {
 			putch(c, (char)*p);
+		} else if ((len = render_utf8_len(p))) {
+			/* whole characters only: the cut at 512 never splits one */
+			put(c, (const char *)p, len);
+			p += len - 1;
+		} else {
+			/* JSON is UTF-8: a byte that is not becomes U+FFFD */
+			put(c, "\\ufffd", 6);
 		}
 	}
 	putch(c, '"');

@@ -124,8 +124,20 @@ static void sb_json(struct strbuf *b, const char *s)
 			b->s[b->len++] = (char)*p;
 		} else if (*p < 0x20 || *p == 0x7f || *p == '<') {
 			b->len += (size_t)sprintf(b->s + b->len, "\\u%04x", *p);
-		} else {
+		} else if (*p < 0x80) {
 			b->s[b->len++] = (char)*p;
+		} else {
+			/* JSON is UTF-8: a byte that is not becomes U+FFFD (6 bytes: reserved) */
+			size_t n = render_utf8_len(p);
+
+			if (n) {
+				memcpy(b->s + b->len, p, n);
+				b->len += n;
+				p += n - 1;
+			} else {
+				memcpy(b->s + b->len, "\\ufffd", 6);
+				b->len += 6;
+			}
 		}
 	}
 	b->s[b->len++] = '"';

@@ -148,14 +148,15 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 				signed_time(c, sizeof(c), x->a.total_ns, x->b.total_ns);
 			else
 				snprintf(c, sizeof(c), "-");
-			fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %11s %11s %12s  %s", x->a.calls,
-				x->b.calls, a, t1, t2, c, x->name);
+			fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %11s %11s %12s  ", x->a.calls,
+				x->b.calls, a, t1, t2, c);
 		} else {
 			const struct kmag_cg_stats *st = want == KMAG_DIFF_ADDED ? &x->b : &x->a;
 
 			time_or_dash(b, sizeof(b), st, has_time);
-			fprintf(out, "%11" PRIu64 " %11s  %s", st->calls, b, x->name);
+			fprintf(out, "%11" PRIu64 " %11s  ", st->calls, b);
 		}
+		render_fput_text(out, x->name);
 		fputs(colour ? "\033[0m\n" : "\n", out);
 	}
 	if (!shown)
@@ -197,9 +198,12 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 			snprintf(t, sizeof(t), "-");
 		if (colour)
 			fputs(colour_of(x->status), out);
-		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %12s %-8s  %s -> %s%s", x->a.calls,
-			x->b.calls, a, t, kmag_diff_status_name(x->status), f[x->caller].name,
-			f[x->callee].name, x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
+		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %12s %-8s  ", x->a.calls, x->b.calls, a,
+			t, kmag_diff_status_name(x->status));
+		render_fput_text(out, f[x->caller].name);
+		fputs(" -> ", out);
+		render_fput_text(out, f[x->callee].name);
+		fputs(x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "", out);
 		fputs(colour ? "\033[0m\n" : "\n", out);
 	}
 	if (!shown)

@@ -45,16 +45,21 @@ int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag
 		const char *comm = t ? kmag_trace_comm(t, c->pid) : NULL;
 
 		fmt_ns(dur, sizeof(dur), c->duration);
-		fprintf(out, "%3zu. %12s  %s  (pid %d%s%s, CPU %d", i + 1, dur, name_of(st, c->func),
-			(int)c->pid, comm ? " " : "", comm ? comm : "", (int)c->cpu);
+		fprintf(out, "%3zu. %12s  ", i + 1, dur);
+		render_fput_text(out, name_of(st, c->func));
+		fprintf(out, "  (pid %d%s", (int)c->pid, comm ? " " : "");
+		render_fput_text(out, comm);
+		fprintf(out, ", CPU %d", (int)c->cpu);
 		if (c->entry_ts != KMAG_TS_NONE)
 			fprintf(out, ", at %" PRIu64 ".%06" PRIu64 " s", c->entry_ts / 1000000000,
 				c->entry_ts % 1000000000 / 1000);
 		fputs(")\n       ", out);
 		if (c->chain_partial)
 			fputs("... > ", out);
-		for (k = 0; k < c->nr_chain; k++)
-			fprintf(out, "%s%s", k ? " > " : "", name_of(st, c->chain[k]));
+		for (k = 0; k < c->nr_chain; k++) {
+			fputs(k ? " > " : "", out);
+			render_fput_text(out, name_of(st, c->chain[k]));
+		}
 		fputc('\n', out);
 	}
 	return render_status(out);

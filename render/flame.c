@@ -119,6 +119,9 @@ static void put_label(FILE *out, const char *name, double w)
 	}
 	if ((size_t)fit > sizeof(buf) - 1)
 		fit = sizeof(buf) - 1;
+	/* cut between characters: never inside a UTF-8 sequence */
+	while (fit > 3 && ((unsigned char)name[fit - 2] & 0xc0) == 0x80)
+		fit--;
 	memcpy(buf, name, (size_t)fit - 2);
 	strcpy(buf + fit - 2, "..");
 	render_fput_xml(out, buf);

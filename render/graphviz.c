@@ -87,9 +87,44 @@ int kmag_graphviz_check_layout(const char *name, struct kmag_err *err)
 
 /* ---- text helpers ---- */
 
-static void put_html(FILE *f, const char *s)
+/*
+ * A control character of a name as visible text (\\xNN: the backslash
+ * doubled, see below), a byte that is not UTF-8 as U+FFFD: Graphviz copies
+ * both raw into the SVG, which XML parsers then reject. Returns the bytes
+ * used at @p, or 0 when the character is ordinary (to be written by the caller).
+ */
+static size_t put_odd(FILE *f, const unsigned char *p)
 {
+	size_t n = render_utf8_len(p), i;
+
+	if (!n) {
+		fputs(RENDER_UTF8_REPLACEMENT, f);
+		return 1;
+	}
+	if (!render_is_control(p, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		fprintf(f, "\\\\x%02x", p[i]);
+	return n;
+}
+
+static void put_html(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
 	for (; *s; s++) {
+		if ((n = put_odd(f, s))) {
+			s += n - 1;
+			continue;
+		}
+		if (*s >= 0x80) {
+			/* a whole UTF-8 character (put_odd() took the others) */
+			n = render_utf8_len(s);
+			fwrite(s, 1, n, f);
+			s += n - 1;
+			continue;
+		}
 		switch (*s) {
 		case '\\':
 			/*
@@ -117,12 +152,21 @@ static void put_html(FILE *f, const char *s)
 }
 
 /* Graphviz expands \N, \G, \n, \l ... in labels and tooltips: double backslashes. */
-static void put_esc(FILE *f, const char *s)
+static void put_esc(FILE *f, const char *str)
 {
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
 	for (; *s; s++) {
+		if ((n = put_odd(f, s))) {
+			s += n - 1;
+			continue;
+		}
+		n = render_utf8_len(s);
 		if (*s == '\\')
 			fputc('\\', f);
-		fputc(*s, f);
+		fwrite(s, 1, n, f);
+		s += n - 1;
 	}
 }
 

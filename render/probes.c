@@ -95,16 +95,25 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 		const struct kmag_probe *pr = kmag_probes_get(p, i);
 		const char *fn = pr->func != KMAG_FUNC_NONE ? kmag_symtab_name(st, pr->func) : NULL;
 
-		fprintf(out, "%s%s:%s  (%s%s%s): %s hit%s\n", i ? "\n" : "", pr->system, pr->name,
-			kind_name(pr), fn ? " on " : "", fn ? fn : "",
-			render_fmt_count(n, sizeof(n), pr->hits), pr->hits == 1 ? "" : "s");
+		fprintf(out, "%s", i ? "\n" : "");
+		render_fput_text(out, pr->system);
+		fputc(':', out);
+		render_fput_text(out, pr->name);
+		fprintf(out, "  (%s%s", kind_name(pr), fn ? " on " : "");
+		render_fput_text(out, fn);
+		fprintf(out, "): %s hit%s\n", render_fmt_count(n, sizeof(n), pr->hits),
+			pr->hits == 1 ? "" : "s");
 		if (!pr->nr_args)
 			fputs("  (no arguments fetched)\n", out);
 		for (a = 0; a < pr->nr_args; a++) {
 			const struct kmag_probe_arg *ar = &pr->args[a];
 
-			fprintf(out, "  %s (%s): %s value%s", ar->name, ar->type,
-				render_fmt_count(n, sizeof(n), ar->count), ar->count == 1 ? "" : "s");
+			fputs("  ", out);
+			render_fput_text(out, ar->name);
+			fputs(" (", out);
+			render_fput_text(out, ar->type);
+			fprintf(out, "): %s value%s", render_fmt_count(n, sizeof(n), ar->count),
+				ar->count == 1 ? "" : "s");
 			if (!ar->is_string && ar->count) {
 				fmt_value(v1, sizeof(v1), ar, ar->min);
 				fmt_value(v2, sizeof(v2), ar, ar->max);
@@ -118,9 +127,12 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 			for (k = 0; k < ar->nr_top; k++) {
 				const struct kmag_probe_value *tv = &ar->top[k];
 
-				if (ar->is_string)
-					fprintf(out, " \"%s\"", tv->str);
-				else {
+				if (ar->is_string) {
+					/* a string the traced code handled: anything at all */
+					fputs(" \"", out);
+					render_fput_text(out, tv->str);
+					fputc('"', out);
+				} else {
 					fmt_value(v1, sizeof(v1), ar, tv->value);
 					fprintf(out, " %s", v1);
 				}

@@ -9,9 +9,90 @@
 
 #include "render-util.h"
 
+size_t render_utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	/* a NUL is not a continuation byte: a truncated sequence stops there */
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Escapes @s for a terminal into @out (NULL: only counts); returns the length. */
+static size_t text_escape(char *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = 0, n, i;
+
+	while (*p) {
+		n = render_utf8_len(p);
+		if (n && !render_is_control(p, n)) {
+			if (out)
+				memcpy(out + len, p, n);
+			len += n;
+			p += n;
+			continue;
+		}
+		/* a control character's bytes, or the one byte that is not UTF-8 */
+		for (i = 0; i < (n ? n : 1); i++, len += 4) {
+			if (out) {
+				out[len] = '\\';
+				out[len + 1] = 'x';
+				out[len + 2] = hex[p[i] >> 4];
+				out[len + 3] = hex[p[i] & 15];
+			}
+		}
+		p += n ? n : 1;
+	}
+	return len;
+}
+
+const char *render_text_safe(const char *s, char **tmp)
+{
+	size_t len = text_escape(NULL, s);
+
+	s = s ? s : "";
+	if (len == strlen(s))
+		return s;	/* escaping only ever lengthens */
+	*tmp = malloc(len + 1);
+	if (!*tmp)
+		return "?";
+	text_escape(*tmp, s);
+	(*tmp)[len] = '\0';
+	return *tmp;
+}
+
+void render_fput_text(FILE *out, const char *s)
+{
+	char *tmp = NULL;
+
+	fputs(render_text_safe(s, &tmp), out);
+	free(tmp);
+}
+
 void render_fput_xml(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
 
 	for (; *p; p++) {
 		switch (*p) {
@@ -31,11 +112,18 @@ void render_fput_xml(FILE *out, const char *s)
 			fputs("&#39;", out);
 			break;
 		default:
-			/* control bytes are not allowed in XML 1.0 */
-			if (*p < 0x20 && *p != '\t' && *p != '\n')
-				fputc('?', out);
-			else
+			/* XML 1.0 allows no control bytes: shown as text, as on a terminal */
+			if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f) {
+				fprintf(out, "\\x%02x", *p);
+			} else if (*p < 0x80) {
 				fputc(*p, out);
+			} else if ((n = render_utf8_len(p))) {
+				fwrite(p, 1, n, out);
+				p += n - 1;
+			} else {
+				/* XML must be UTF-8: a byte that is not becomes U+FFFD */
+				fputs(RENDER_UTF8_REPLACEMENT, out);
+			}
 		}
 	}
 }
@@ -69,21 +157,37 @@ int render_status(FILE *out)
 
 char *render_dot_esc(const char *s, const char *suffix)
 {
-	size_t n = 0, len, tail = suffix ? strlen(suffix) : 0;
-	const char *p;
+	static const char hex[] = "0123456789abcdef";
+	size_t tail = suffix ? strlen(suffix) : 0, n;
+	const unsigned char *p;
 	char *out, *o;
 
 	s = s ? s : "";
-	for (p = s; *p; p++)
-		n += *p == '\\';
-	len = (size_t)(p - s);
-	out = malloc(len + n + tail + 1);
+	/* at most 5 bytes out per byte in (a control byte as \\xNN: 5 bytes) */
+	out = malloc(strlen(s) * 5 + tail + 1);
 	if (!out)
 		return NULL;
-	for (o = out, p = s; *p; p++) {
-		if (*p == '\\')
-			*o++ = '\\';
-		*o++ = *p;
+	for (o = out, p = (const unsigned char *)s; *p; p += n ? n : 1) {
+		n = render_utf8_len(p);
+		if (!n) {
+			memcpy(o, RENDER_UTF8_REPLACEMENT, 3);
+			o += 3;
+		} else if (render_is_control(p, n)) {
+			/* as text: the backslash doubled, as every other one */
+			size_t i;
+
+			for (i = 0; i < n; i++) {
+				memcpy(o, "\\\\x", 3);
+				o[3] = hex[p[i] >> 4];
+				o[4] = hex[p[i] & 15];
+				o += 5;
+			}
+		} else {
+			if (*p == '\\')
+				*o++ = '\\';
+			memcpy(o, p, n);
+			o += n;
+		}
 	}
 	memcpy(o, suffix ? suffix : "", tail + 1);
 	return out;

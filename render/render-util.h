@@ -15,7 +15,41 @@ void kmag_fput_json_string(FILE *out, const char *s);
 void kmag_fput_csv_field(FILE *out, const char *s);
 /* Formats @ns as "12.345 us" style text into @buf; returns @buf. */
 char *kmag_format_duration(char *buf, size_t len, uint64_t ns);
-/* Writes @s with XML/HTML special characters (& < > " ') escaped. NULL = "". */
+/*
+ * Names come from the trace as bytes (a kallsyms line, a comm): every writer
+ * decides per character with these two. render_utf8_len() is the length of
+ * the well-formed UTF-8 character at @p (1-4 bytes; @p is NUL-terminated), or
+ * 0 where the bytes are not UTF-8 (a stray continuation byte, a truncated,
+ * overlong or surrogate sequence, past U+10FFFF, 0xc0/0xc1/0xf5-0xff).
+ * render_is_control() says whether the character of @len bytes at @p is one a
+ * terminal acts on: C0 (also tab and newline: not part of a name), DEL, C1.
+ */
+size_t render_utf8_len(const unsigned char *p);
+static inline int render_is_control(const unsigned char *p, size_t len)
+{
+	return (len == 1 && (p[0] < 0x20 || p[0] == 0x7f)) ||
+	       (len == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+}
+/* The replacement for bytes that are not UTF-8: U+FFFD in UTF-8. */
+#define RENDER_UTF8_REPLACEMENT "\xef\xbf\xbd"
+/*
+ * Writes @s (NULL = "") for a terminal: control characters and bytes that are
+ * not UTF-8 as \xNN text, so no name can move the cursor, recolour or retitle
+ * the terminal, or hide what follows it; everything else as is.
+ */
+void render_fput_text(FILE *out, const char *s);
+/*
+ * @s escaped as render_fput_text() writes it, for formats that need the text
+ * as a string (column widths): returns @s itself when nothing needs escaping,
+ * else a new string stored in *@tmp (free it; NULL before). On ENOMEM: "?".
+ */
+const char *render_text_safe(const char *s, char **tmp);
+/*
+ * Writes @s with XML/HTML special characters (& < > " ') escaped, control
+ * bytes but tab and newline as \xNN text (XML 1.0 allows none) and bytes
+ * that are not UTF-8 as U+FFFD.
+ * NULL = "".
+ */
 void render_fput_xml(FILE *out, const char *s);
 /* Writes @len bytes of @data as is. */
 void render_fput_bytes(FILE *out, const char *data, size_t len);
@@ -26,6 +60,8 @@ char *render_fmt_count(char *buf, size_t len, uint64_t v);
  * (NULL = "") as is: Graphviz's DOT writer escapes quotes but not
  * backslashes, so "a\\" came out as the unterminated "a\\\"", and labels
  * expand \N, \n, \l ... Doubled, the name is written and shown as it is.
+ * Control characters become \xNN text and bytes that are not UTF-8 U+FFFD
+ * (Graphviz would copy them raw into SVG, which XML then rejects).
  * Returns a new string to free(), or NULL (ENOMEM).
  */
 char *render_dot_esc(const char *s, const char *suffix);

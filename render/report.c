@@ -9,6 +9,7 @@
 
 #include "kmag/render/report.h"
 #include "kmag/report.h"
+#include "render-util.h"
 
 char *kmag_format_duration(char *buf, size_t len, uint64_t ns)
 {
@@ -47,32 +48,61 @@ void kmag_fput_json_string(FILE *out, const char *s)
 			break;
 		default:
 			/* control bytes, and "<" so a name can never close a <script> */
-			if (*p < 0x20 || *p == 0x7f || *p == '<')
+			if (*p < 0x20 || *p == 0x7f || *p == '<') {
 				fprintf(out, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, out);
+			} else {
+				/* JSON is UTF-8: a byte that is not becomes U+FFFD */
+				size_t n = render_utf8_len(p);
+
+				if (n)
+					fwrite(p, 1, n, out);
+				else
+					fputs("\\ufffd", out);
+				p += n ? n - 1 : 0;
+			}
 		}
 	}
 	fputc('"', out);
 }
 
+static bool utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = render_utf8_len(p)))
+			return false;
+	return true;
+}
+
 void kmag_fput_csv_field(FILE *out, const char *s)
 {
 	const char *p;
+	size_t n;
 
 	s = s ? s : "";
 	/* a leading = + - @ would make spreadsheets run the cell as a formula */
-	if (!strpbrk(s, ",\"\n\r") && !strchr("=+-@", *s ? *s : 'x')) {
+	if (!strpbrk(s, ",\"\n\r") && !strchr("=+-@", *s ? *s : 'x') && utf8_clean(s)) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
 	if (strchr("=+-@", *s ? *s : 'x') && *s)
 		fputc('\'', out);
-	for (p = s; *p; p++) {
+	for (p = s; *p; p += n) {
+		/* CSV files are read as UTF-8: a byte that is not becomes U+FFFD */
+		n = render_utf8_len((const unsigned char *)p);
+		if (!n) {
+			fputs(RENDER_UTF8_REPLACEMENT, out);
+			n = 1;
+			continue;
+		}
 		if (*p == '"')
 			fputc('"', out);
-		fputc(*p, out);
+		fwrite(p, 1, n, out);
 	}
 	fputc('"', out);
 }
@@ -310,12 +340,16 @@ static void row(FILE *out, const struct kmag_report *r, const struct kmag_cg_sta
 	time_cell(out, st, KMAG_SORT_SELF, has_time);
 	time_cell(out, st, KMAG_SORT_AVG, has_time);
 	time_cell(out, st, extreme_column(r), has_time);
-	fprintf(out, " %6" PRIu64 "  %s", st->incomplete, name);
+	fprintf(out, " %6" PRIu64 "  ", st->incomplete);
+	render_fput_text(out, name);
 	if (r->srcline && func != KMAG_FUNC_NONE) {
 		const char *loc = r->srcline(r->srcline_ctx, func);
 
-		if (loc)
-			fprintf(out, "  [%s]", loc);
+		if (loc) {
+			fputs("  [", out);
+			render_fput_text(out, loc);
+			fputc(']', out);
+		}
 	}
 	if (r->probe_hits && func != KMAG_FUNC_NONE) {
 		uint64_t hits = r->probe_hits(r->probe_hits_ctx, func);
@@ -341,8 +375,9 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 
 		if (!idx)
 			return -ENOMEM;
-		fprintf(out, "# %s of %s (%" PRIu64 " calls in all)\n#\n",
-			r->callers ? "callers" : "callees", name_of(r, (uint32_t)r->focus), f->st.calls);
+		fprintf(out, "# %s of ", r->callers ? "callers" : "callees");
+		render_fput_text(out, name_of(r, (uint32_t)r->focus));
+		fprintf(out, " (%" PRIu64 " calls in all)\n#\n", f->st.calls);
 		fprintf(out, "#%10s %11s %11s %11s %11s %6s  %s\n", "Calls", "Total", "Self", "Avg",
 			extreme_label(r), "Incmpl", r->callers ? "Caller" : "Callee");
 		for (j = 0; j < count && (!r->limit || j < r->limit); j++) {

@@ -31,8 +31,10 @@ int kmag_stack_text(FILE *out, const struct kmag_stack_result *res)
 		const struct kmag_stack_frame *f = &res->frames[i];
 		int bar = biggest ? (int)((f->size * BAR_WIDTH + biggest - 1) / biggest) : 0;
 
-		fprintf(out, "%5zu %7lu %6lu  %-*.*s  %s\n", i, f->depth, f->size, BAR_WIDTH, bar,
-			"##############################", f->location);
+		fprintf(out, "%5zu %7lu %6lu  %-*.*s  ", i, f->depth, f->size, BAR_WIDTH, bar,
+			"##############################");
+		render_fput_text(out, f->location);
+		fputc('\n', out);
 	}
 	return render_status(out);
 }

@@ -32,6 +32,23 @@ static void expect(const char *name, const char *(*check)(const char *, size_t),
 
 int main(void)
 {
+	GOOD(fz_check_utf8, "ascii, \xe2\x80\xa6, \xf0\x9f\x94\xa5, \xef\xbf\xbd");
+	BAD(fz_check_utf8, "a stray \x80 continuation");
+	BAD(fz_check_utf8, "\xff");
+	BAD(fz_check_utf8, "overlong \xc0\xaf");
+	BAD(fz_check_utf8, "surrogate \xed\xa0\x80");
+	BAD(fz_check_utf8, "truncated \xe2\x82 here");
+	BAD(fz_check_utf8, "cut at the end \xf0\x9f");
+	BAD(fz_check_utf8, "past U+10FFFF \xf4\x90\x80\x80");
+	GOOD(fz_check_text, "  name\\x1b[31m \xe2\x80\xa6\n");
+	BAD(fz_check_text, "an \x1b[31mESC\n");
+	BAD(fz_check_text, "a tab\t\n");
+	BAD(fz_check_text, "DEL \x7f\n");
+	BAD(fz_check_text, "C1 CSI \xc2\x9b\n");
+	BAD(fz_check_text, "bad \xff\n");
+	BAD(fz_check_json, "{\"a\": \"\xff\"}");
+	BAD(fz_check_csv, "a,b\n\xc0\xaf,c\n");
+	BAD(fz_check_xml, "<svg>\xed\xa0\x80</svg>");
 	GOOD(fz_check_json, "{\"a\": [1, -2.5e3, true, null, \"x\\u003c\\\"\"], \"b\": {}}");
 	BAD(fz_check_json, "{\"a\": [1, 2}");
 	BAD(fz_check_json, "{\"a\": \"</script>\n\"}");	/* raw line break in a string */

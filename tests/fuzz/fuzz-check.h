@@ -152,11 +152,72 @@ static inline bool fz_json_value(struct fz_json *j, int depth)
 	}
 }
 
-/* One JSON document (RFC 8259 grammar; byte-level, UTF-8 not checked). */
+/*
+ * Well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points
+ * past U+10FFFF), as strict parsers (python's, browsers' XML) want it.
+ */
+static inline const char *fz_check_utf8(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, k, len;
+	unsigned long cp, min;
+
+	while (i < n) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((s[i] & 0xe0) == 0xc0)
+			len = 2, cp = s[i] & 0x1f, min = 0x80;
+		else if ((s[i] & 0xf0) == 0xe0)
+			len = 3, cp = s[i] & 0x0f, min = 0x800;
+		else if ((s[i] & 0xf8) == 0xf0)
+			len = 4, cp = s[i] & 0x07, min = 0x10000;
+		else
+			return "UTF-8: a byte that starts no character";
+		if (i + len > n)
+			return "UTF-8: a character cut at the end";
+		for (k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return "UTF-8: a truncated character";
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return "UTF-8: an overlong form, a surrogate or past U+10FFFF";
+		i += len;
+	}
+	return NULL;
+}
+
+/*
+ * Text for a terminal (report, diff, slowest calls): UTF-8 without a control
+ * character a terminal acts on (C0 but newline, DEL, C1 U+0080-U+009F).
+ */
+static inline const char *fz_check_text(const char *s, size_t n)
+{
+	const char *why = fz_check_utf8(s, n);
+	size_t i;
+
+	if (why)
+		return why;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\n') || c == 0x7f)
+			return "text: a raw control byte";
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] < 0xa0)
+			return "text: a raw C1 control character";
+	}
+	return NULL;
+}
+
+/* One JSON document in UTF-8 (RFC 8259). */
 static inline const char *fz_check_json(const char *s, size_t n)
 {
 	struct fz_json j = { s, s + n, NULL };
 
+	if (fz_check_utf8(s, n))
+		return fz_check_utf8(s, n);
 	if (!fz_json_value(&j, 0))
 		return j.why ? j.why : "JSON: malformed";
 	fz_ws(&j);
@@ -172,6 +233,8 @@ static inline const char *fz_check_csv(const char *s, size_t n)
 {
 	size_t i = 0, fields = 1, want = 0;
 
+	if (fz_check_utf8(s, n))
+		return fz_check_utf8(s, n);
 	if (!n)
 		return NULL;
 	while (i < n) {
@@ -225,6 +288,8 @@ static inline const char *fz_check_dot(const char *s, size_t n)
 	int brace = 0, bracket = 0;
 	size_t i;
 
+	if (fz_check_utf8(s, n))
+		return fz_check_utf8(s, n);
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"') {
 			for (i++; i < n && s[i] != '"'; i++)
@@ -268,6 +333,8 @@ static inline const char *fz_check_xml(const char *s, size_t n)
 	size_t lens[64];
 	int depth = 0, roots = 0;
 
+	if (fz_check_utf8(s, n))
+		return fz_check_utf8(s, n);
 	while (p < end) {
 		if (*p == '&') {
 			const char *q = p + 1;
@@ -398,6 +465,8 @@ static inline const char *fz_check_html(const char *s, size_t n)
 	size_t open = 0, close = 0, i;
 	const char *d = memmem(s, n, data, sizeof(data) - 1), *end;
 
+	if (fz_check_utf8(s, n))
+		return fz_check_utf8(s, n);
 	for (i = 0; i + 8 <= n; i++) {
 		if (s[i] != '<')
 			continue;

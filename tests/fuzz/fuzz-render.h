@@ -117,7 +117,7 @@ static inline void fz_reports(const struct kmag_cg *cg, struct kmag_trace *t)
 				 .sort = KMAG_SORT_TOTAL, .focus = -1, .input = "in\"<put>" };
 	struct kmag_export x = { .cg = cg, .st = kmag_trace_symtab(t), .input = "in\"<put>" };
 
-	fz_render("report text", fz_report_text, &r, NULL);
+	fz_render("report text", fz_report_text, &r, fz_check_text);
 	fz_render("report json", fz_report_json, &r, fz_check_json);
 	fz_render("report csv", fz_report_csv, &r, fz_check_csv);
 	if (kmag_cg_nr_nodes(cg)) {
@@ -192,7 +192,7 @@ static inline void fz_pages(const struct kmag_cg *cg, struct kmag_trace *t,
 		struct kmag_explore dx = { .diff = d, .info = kmag_trace_info(t),
 					   .info_a = kmag_trace_info(t), .input = "b", .input_a = "a" };
 
-		fz_render("diff text", fz_diff_text, &r, NULL);
+		fz_render("diff text", fz_diff_text, &r, fz_check_text);
 		fz_render("diff json", fz_diff_json, &r, fz_check_json);
 		fz_render("diff dot", fz_diff_dot, &r, fz_check_dot);
 		fz_render("diff page", fz_explore, &dx, fz_check_html);
@@ -287,7 +287,7 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	{
 		struct fz_slowest s = { slow, kmag_trace_symtab(t), t };
 
-		fz_render("slowest text", fz_slowest_text, &s, NULL);
+		fz_render("slowest text", fz_slowest_text, &s, fz_check_text);
 		fz_render("slowest json", fz_slowest_json, &s, fz_check_json);
 	}
 	fz_reports(tee.cg, t);
