@@ -5,6 +5,8 @@
  * See include/kmag/record.h; the parts live in record-*.c.
  */
 #define PR_DOMAIN "record"
+#include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mount.h>
@@ -560,23 +562,75 @@ static int choose_buffer(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
+/* The one line for an output directory kmag cannot write into (errno @e). */
+static int output_dir_error(const char *output, int e, struct kmag_err *err)
+{
+	char *copy = strdup(output);
+	const char *dir = copy ? dirname(copy) : ".";
+	int ret = kmag_err_set(err, e,
+			       "cannot write into %s (for -o %s): %s; nothing was recorded: record into a directory you can write",
+			       dir, output, strerror(e));
+
+	free(copy);
+	return ret;
+}
+
+/*
+ * Creates and removes a file next to @output: the only sure test that the
+ * directory takes the temporary files (access() does not know about a
+ * read-only bind mount's peer, quotas, network file systems, LSMs...).
+ */
+static int probe_output_dir(const char *output, struct kmag_err *err)
+{
+	char *probe = NULL;
+	int fd, e = 0;
+
+	if (asprintf(&probe, "%s.kmag-%d.probe", output, (int)getpid()) < 0)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		e = errno;
+	else if (close(fd) || unlink(probe))
+		e = errno;
+	free(probe);
+	return e ? output_dir_error(output, e, err) : 0;
+}
+
+static const char *special_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return "not a regular file";
+	return S_ISFIFO(st.st_mode) ? "a FIFO" :
+	       S_ISSOCK(st.st_mode) ? "a socket" :
+	       S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a regular file";
+}
+
 static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 {
 	enum kmag_outfile_kind kind;
+	struct kmag_err e = { 0 };
 	char *clocks;
 	int ret = 0;
 
 	/* the output rules of every command (include/kmag/outfile.h) */
-	if ((ret = kmag_outfile_check(r->o.output, &kind, err)))
-		return ret;
+	if ((ret = kmag_outfile_check(r->o.output, &kind, &e))) {
+		if (ret == -EROFS || ret == -EACCES || ret == -EPERM)
+			return output_dir_error(r->o.output, -ret, err);
+		return kmag_err_set(err, e.code, "%s", e.msg);
+	}
 	/*
 	 * trace.dat is written with seeks and put in place with a rename: a
 	 * device or FIFO can take neither, and renaming over /dev/null would
-	 * replace the device itself.
+	 * replace the device itself. Said before anything is touched: a reader
+	 * on a FIFO would otherwise wait through the whole recording.
 	 */
 	if (kind == KMAG_OUTFILE_DEVICE)
-		return kmag_err_set(err, EINVAL, "-o %s is not a regular file; record into a file (trace.dat is written with seeks and renamed into place)",
-				    r->o.output);
+		return kmag_err_set(err, EINVAL, "-o %s is %s; record into a regular file (trace.dat is written with seeks and renamed into place), then copy it",
+				    r->o.output, special_kind(r->o.output));
+	if ((ret = probe_output_dir(r->o.output, err)))
+		return ret;
 	r->version = r->o.file_version			    ? r->o.file_version :
 		     r->o.compression == KMAG_REC_COMPRESS_NONE ? 6 :
 								  7;
