@@ -207,6 +207,41 @@ async function testEscaping(ctx) {
 	await page.close();
 }
 
+// Pages from the hostile traces of tests/e2e/helpers/hostile-*.py (issue 16):
+// nothing runs or breaks, no element comes from a name, names show as text.
+async function testHostile(ctx) {
+	const cases = [
+		["hostile-txt", process.env.FIXTURE_HOSTILE_TXT,
+		 ["esc_\u001b[31mred\u001b[0m_\u001b]0:title\u0007", "</script><script>alert`1`</script>",
+		  "cdata_]]>_<![CDATA[x", "quote_\"'`_amp_&amp_&_lt_<_gt_>", "back\\slash\\N\\l\\"]],
+		["hostile-dat", process.env.FIXTURE_HOSTILE_DAT,
+		 ["bad\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd\ufffd_\ufffdx", "esc\u001b[31m</>\u0001&\""]],
+	];
+	for (const [name, trace, names] of cases) {
+		const html = path.join(work, name + ".html");
+		kmag(["html", "-o", html, trace]);
+		const { page, problems } = await open(ctx, html);
+		await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+		const scripts = await page.$$eval("script", (s) => s.length);
+		ok(scripts === 2, `${name}: the page has its two scripts, none from a name`, scripts + " scripts");
+		for (const n of names) {
+			const prefix = n.slice(0, 4);
+			await page.fill("#search", prefix);
+			await settle(page, (p) => [...document.querySelectorAll("#completions li[data-name]")]
+				.some((li) => li.getAttribute("data-name").startsWith(p)), prefix);
+			const offered = await completions(page);
+			ok(offered.includes(n), `${name}: search offers ${JSON.stringify(n.slice(0, 24))} as it is`,
+			   offered.map((s) => JSON.stringify(s)).join(" "));
+		}
+		await page.fill("#search", names[0].slice(0, 4));
+		await page.press("#search", "Enter");
+		await focusIs(page, names[0], `${name}: focused, it is shown as text`);
+		ok(problems.length === 0, `${name}: no errors, dialogs or requests`, problems.join("\n"));
+		await page.screenshot({ path: path.join(shots, name + ".png") });
+		await page.close();
+	}
+}
+
 async function testLost(ctx) {
 	const html = path.join(work, "lost.html");
 	kmag(["html", "-o", html, process.env.FIXTURE_LOST]);
@@ -313,6 +348,7 @@ async function main() {
 	try {
 		await testExplorer(ctx);
 		await testEscaping(ctx);
+		await testHostile(ctx);
 		await testLost(ctx);
 		await testProbes(ctx);
 		await testDiff(ctx);

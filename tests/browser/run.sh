@@ -23,6 +23,10 @@ if ! cmp -s "$src/package-lock.json" "$deps/package-lock.json" ||
 		exit 1
 	fi
 fi
+# pages of hostile names (control characters, </script>, bytes that are not UTF-8)
+python3 "$SRCDIR/tests/e2e/helpers/hostile-trace.py" "$T/hostile.txt"
+python3 "$SRCDIR/tests/e2e/helpers/hostile-tracedat.py" "$(fixture_trace fg-sched-v6.dat)" "$T/hostile.dat" >/dev/null
+FIXTURE_HOSTILE_TXT=$T/hostile.txt FIXTURE_HOSTILE_DAT=$T/hostile.dat \
 FIXTURE_FG=$(diff_fixture diff-fg-tmpfs.dat) FIXTURE_FG_BASE=$(diff_fixture diff-fg-base.dat) \
 FIXTURE_LOST=$(fixture_trace fn-lost-v6.dat) FIXTURE_PROBES=$TRACES/fn-kprobe.dat \
 FIXTURE_RETVAL=$TRACES/6.19/fg619-retval.dat FIXTURE_ARGS=$TRACES/6.19/fg619-args.dat \
