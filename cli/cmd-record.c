@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +521,18 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	return 0;
 }
 
+/*
+ * A failed kmag_recorder_new() or _start(): its one line; interrupted, the
+ * status a shell expects of a process a signal stopped (128 + the signal:
+ * 130 for Ctrl-C, 143 for SIGTERM).
+ */
+static int setup_failed(const struct kmag_err *err, const char *fallback)
+{
+	int ret = cli_lib_error(err, fallback);
+
+	return err->code == EINTR && stop_signal ? 128 + stop_signal : ret;
+}
+
 /* The start line: what is recorded, where, and how it stops. */
 static void announce(const struct record_args *a, struct kmag_recorder *r)
 {
@@ -572,8 +585,12 @@ static int report_result(const struct record_args *a, struct kmag_recorder *r)
 	int ret = EXIT_OK;
 
 	if (res->disk_full) {
-		ret = cli_error("the disk filled up after %.1f s: recording stopped; %s holds what was captured (%" PRIu64 " events), %" PRIu64 " more were not written",
-				res->duration, a->o.output, res->events, res->unwritten + res->lost);
+		char *copy = strdup(a->o.output);
+
+		ret = cli_error("no space left on device in %s after %.1f s: recording stopped; %s holds what was captured (%" PRIu64 " events), %" PRIu64 " more were not written; free space there or record elsewhere (-o)",
+				copy ? dirname(copy) : ".", res->duration, a->o.output, res->events,
+				res->unwritten + res->lost);
+		free(copy);
 	} else if (!a->quiet) {
 		print_summary(&a->o, res);
 	}
@@ -602,18 +619,15 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	catch_signals();
+	/* a signal during the checks and the set-up stops them (tracefs restored) */
+	a.o.interrupt = &stop_signal;
 	r = kmag_recorder_new(&a.o, &err);
 	if (!r) {
-		ret = cli_lib_error(&err, "cannot record");
-		goto out;
-	}
-	if (stop_signal) {
-		/* interrupted while checking: nothing was changed, nothing to record */
-		ret = cli_error("interrupted before recording started");
+		ret = setup_failed(&err, "cannot record");
 		goto out;
 	}
 	if (kmag_recorder_start(r, &err)) {
-		ret = cli_lib_error(&err, "cannot start recording");
+		ret = setup_failed(&err, "cannot start recording");
 		goto out;
 	}
 	if (!a.quiet)

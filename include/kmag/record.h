@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -140,6 +141,16 @@ struct kmag_record_opts {
 	 * kernel without them. Costs more per call.
 	 */
 	bool args;
+	/*
+	 * Borrowed flag a signal handler sets (non-zero) to stop the set-up:
+	 * kmag_recorder_new() and kmag_recorder_start() look at it between
+	 * their steps (and before each slow one: the function filter, the
+	 * tracer), put tracefs back and fail with -EINTR (err->code EINTR). NULL
+	 * = not interruptible. Test hook: KMAG_TEST_SETUP_PAUSE=STEP:FILE makes
+	 * the set-up stop at step STEP (tests/vm/README.md lists them), create
+	 * FILE and wait there (at most 60 s) for the flag.
+	 */
+	volatile sig_atomic_t *interrupt;
 };
 
 /* Live counters, read while recording (kmag_recorder_progress()). */

@@ -418,8 +418,11 @@ int kmag_recorder_start(struct kmag_recorder *r, struct kmag_err *err)
 		return kmag_err_set(err, EALREADY, "the recording was already started");
 	r->started = true;
 	if ((r->o.command && (ret = kmag__rec_spawn(r, err))) ||
-	    (ret = kmag__rec_configure(r, err)) || (ret = kmag__rec_out_begin(r, err)) ||
-	    (ret = kmag__rec_open_readers(r, err)) || (ret = kmag__rec_set_notrace_pids(r, err)))
+	    (ret = kmag__rec_configure(r, err)) ||
+	    (ret = kmag__rec_checkpoint(r, "output", err)) || (ret = kmag__rec_out_begin(r, err)) ||
+	    (ret = kmag__rec_checkpoint(r, "readers", err)) ||
+	    (ret = kmag__rec_open_readers(r, err)) || (ret = kmag__rec_set_notrace_pids(r, err)) ||
+	    (ret = kmag__rec_checkpoint(r, "tracing-on", err)))
 		goto fail;
 	r->res.tracer = r->tracer_name;
 	r->res.cpulist = r->cpulist;
@@ -435,7 +438,20 @@ fail:
 	kmag__rec_cancel_child(r);
 	kmag__rec_stop_readers(r);
 	kmag__rec_close_readers(r);
-	kmag__rec_restore(r, NULL);
+	if (rec_interrupted(r)) {
+		/* whatever failed while the signal came (a write it cut short...): interrupted */
+		struct kmag_err e = { 0 };
+
+		kmag_err_clear(err);
+		ret = kmag__rec_restore(r, &e);
+		if (ret)
+			kmag_err_set(err, e.code, "interrupted during set-up; restoring tracefs failed: %s (the next kmag record repairs it)",
+				     e.msg);
+		else
+			ret = kmag_err_set(err, EINTR, "interrupted during set-up; tracefs restored");
+	} else {
+		kmag__rec_restore(r, NULL);
+	}
 	kmag__rec_out_discard(r);
 	r->stopped = true;
 	return ret;

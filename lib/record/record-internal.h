@@ -28,6 +28,8 @@
 
 #define REC_MAX_CPUS 4096
 #define REC_MASK_WORDS (REC_MAX_CPUS / 64)
+/* Space kept next to the output for finishing the file on a full disk. */
+#define REC_RESERVE_BYTES (16ull << 20)
 
 struct tracefs_instance;
 
@@ -213,6 +215,16 @@ void kmag__rec_probes_cleanup_stale(struct kmag_recorder *r);
 
 /* record-setup.c */
 int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);
+/*
+ * Between two set-up steps: -EINTR with @err set ("interrupted during
+ * set-up") when opts.interrupt is up, else 0. @step names the step that
+ * comes next, for the KMAG_TEST_SETUP_PAUSE hook (record-common.c).
+ */
+int kmag__rec_checkpoint(struct kmag_recorder *r, const char *step, struct kmag_err *err);
+static inline bool rec_interrupted(const struct kmag_recorder *r)
+{
+	return r->o.interrupt && *r->o.interrupt;
+}
 int kmag__rec_tracing_on(struct kmag_recorder *r, bool on, struct kmag_err *err);
 int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);

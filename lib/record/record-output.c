@@ -26,7 +26,6 @@
 #include "trace/tracedat-format.h"
 #include "util/u64map.h"
 
-#define RESERVE_BYTES (16ull << 20)
 #define KMAG_BTF_PATH "/sys/kernel/btf/vmlinux"
 
 struct meta_files {
@@ -169,7 +168,7 @@ static int page_geometry(struct kmag_recorder *r, const char *header_page, struc
 	return ret;
 }
 
-/* Keeps RESERVE_BYTES on the output's file system for finishing the file. */
+/* Keeps REC_RESERVE_BYTES on the output's file system for finishing the file. */
 static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int fd, e;
@@ -182,12 +181,12 @@ static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", r->reserve_path,
 				    strerror(errno));
-	e = posix_fallocate(fd, 0, (off_t)RESERVE_BYTES);
+	e = posix_fallocate(fd, 0, (off_t)REC_RESERVE_BYTES);
 	close(fd);
 	if (e == ENOSPC || e == EDQUOT)
 		return kmag_err_set(err, ENOSPC,
 				    "not enough free space next to %s: the recording needs at least %llu MiB",
-				    r->o.output, RESERVE_BYTES >> 20);
+				    r->o.output, REC_RESERVE_BYTES >> 20);
 	if (e)
 		pr_debug("no space reserve (%s): a full disk may cost the file's end", strerror(e));
 	return 0;

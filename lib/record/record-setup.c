@@ -315,6 +315,9 @@ static int set_buffers(struct kmag_recorder *r, struct kmag_err *err)
 
 		if (!want && !r->inst)
 			continue;
+		/* allocating a big buffer takes a while: look between CPUs */
+		if (rec_interrupted(r))
+			return kmag__rec_checkpoint(r, "buffers", err);
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", c);
 		ret = set(r, rel, want ? kb : UNUSED_CPU_BUF_KB, err);
 		if (ret == -ENOMEM) {
@@ -541,44 +544,60 @@ static int set_tracer(struct kmag_recorder *r, struct kmag_err *err)
 	return 0;
 }
 
+/*
+ * Each step is preceded by a checkpoint (kmag__rec_checkpoint()): a signal
+ * during the set-up stops it there, and the caller restores what was done.
+ */
 int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int ret = 1;
 
+	if ((ret = kmag__rec_checkpoint(r, "instance", err)))
+		return ret;
+	ret = 1;
 	if (!r->o.top_instance && (ret = try_instance(r, err)) < 0)
 		return ret;
 	r->res.instance = ret == 1 ? "top-level" : r->inst_name;
 	if (ret == 1) {
-		if ((ret = save_top(r, err)) || (ret = set(r, "tracing_on", "0", err)) ||
-		    (ret = clear_top(r, err)))
+		if ((ret = kmag__rec_checkpoint(r, "save-top", err)) || (ret = save_top(r, err)) ||
+		    (ret = set(r, "tracing_on", "0", err)) || (ret = clear_top(r, err)))
 			return ret;
 	}
+	if ((ret = kmag__rec_checkpoint(r, "buffers", err)))
+		return ret;
 	if (r->o.clock && (ret = set(r, "trace_clock", r->o.clock, err)))
 		return ret;
-	if ((ret = set_buffers(r, err)))
+	if ((ret = set_buffers(r, err)) || (ret = kmag__rec_checkpoint(r, "cpumask", err)))
 		return ret;
 	if (tracefs_instance_set_affinity(r->inst, r->cpulist) < 0)
 		return kmag_err_set(err, errno, "cannot set tracing_cpumask to CPUs %s: %s",
 				    r->cpulist, strerror(errno));
 	if (has_file(r, "buffer_percent") && (ret = set(r, "buffer_percent", BUFFER_PERCENT, err)))
 		return ret;
+	/* writing a long set_ftrace_filter takes seconds on a big kernel */
 	if (r->tracer != KMAG_REC_TRACER_NONE &&
-	    ((ret = set_func_filters(r, false, err)) ||
+	    ((ret = kmag__rec_checkpoint(r, "function-filter", err)) ||
+	     (ret = set_func_filters(r, false, err)) ||
 	     (r->nr_func_index && (ret = set_func_index(r, err))) ||
-	     (ret = set_func_filters(r, true, err)) || (ret = set_graph(r, err))))
+	     (ret = kmag__rec_checkpoint(r, "notrace", err)) ||
+	     (ret = set_func_filters(r, true, err)) || (ret = kmag__rec_checkpoint(r, "graph", err)) ||
+	     (ret = set_graph(r, err))))
 		return ret;
-	if ((r->o.nr_pids || r->o.command) && (ret = set_pids(r, err)))
+	if ((r->o.nr_pids || r->o.command) &&
+	    ((ret = kmag__rec_checkpoint(r, "pids", err)) || (ret = set_pids(r, err))))
 		return ret;
 	/*
 	 * Probes once the instance (or the saved top level) is in place: a
 	 * failure then leaves through the normal restore. Their events must
 	 * exist before set_events() enables them.
 	 */
-	if (r->nr_probes && (ret = kmag__rec_probes_create(r, err)))
+	if (r->nr_probes &&
+	    ((ret = kmag__rec_checkpoint(r, "probes", err)) || (ret = kmag__rec_probes_create(r, err))))
 		return ret;
-	if ((ret = set_events(r, err)) ||
+	/* the tracer last: enabling function tracing patches every traced function */
+	if ((ret = kmag__rec_checkpoint(r, "events", err)) || (ret = set_events(r, err)) ||
 	    (r->tracer != KMAG_REC_TRACER_NONE && (ret = kmag__rec_topts_set(r, err))) ||
-	    (ret = set_tracer(r, err)))
+	    (ret = kmag__rec_checkpoint(r, "tracer", err)) || (ret = set_tracer(r, err)))
 		return ret;
 	/* drop whatever the configuration steps left in the buffers */
 	return set(r, "trace", "", err);

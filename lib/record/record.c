@@ -596,6 +596,29 @@ static int probe_output_dir(const char *output, struct kmag_err *err)
 	return e ? output_dir_error(output, e, err) : 0;
 }
 
+/* The space the recording reserves (record-output.c) must be free now. */
+static int check_free_space(const char *output, struct kmag_err *err)
+{
+	char *copy = strdup(output);
+	const char *dir = copy ? dirname(copy) : NULL;
+	struct statvfs fs;
+	uint64_t avail;
+	int ret = 0;
+
+	if (!dir)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	if (!statvfs(dir, &fs)) {
+		avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+		if (avail < REC_RESERVE_BYTES)
+			ret = kmag_err_set(err, ENOSPC,
+					   "no space left on device in %s (%llu KiB free; recording needs at least %llu MiB there): nothing was recorded; free space there or record elsewhere (-o)",
+					   dir, (unsigned long long)(avail >> 10),
+					   REC_RESERVE_BYTES >> 20);
+	}
+	free(copy);
+	return ret;
+}
+
 static const char *special_kind(const char *path)
 {
 	struct stat st;
@@ -630,6 +653,8 @@ static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 		return kmag_err_set(err, EINVAL, "-o %s is %s; record into a regular file (trace.dat is written with seeks and renamed into place), then copy it",
 				    r->o.output, special_kind(r->o.output));
 	if ((ret = probe_output_dir(r->o.output, err)))
+		return ret;
+	if ((ret = check_free_space(r->o.output, err)))
 		return ret;
 	r->version = r->o.file_version			    ? r->o.file_version :
 		     r->o.compression == KMAG_REC_COMPRESS_NONE ? 6 :
@@ -676,11 +701,17 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	}
 	if ((ret = find_tracefs(r, err)) || (ret = kmag__rec_cleanup_stale(r, err)) ||
 	    (ret = resolve_tracer(r, err)) || (ret = kmag__rec_topts_check(r, err)) ||
+	    (ret = kmag__rec_checkpoint(r, "functions", err)) ||
 	    (ret = resolve_functions(r, err)) ||
 	    (ret = resolve_events(r, err)) || (ret = kmag__rec_probes_check(r, err)) ||
 	    (ret = resolve_cpus(r, err)) ||
 	    (ret = check_pids_and_command(r, err)) || (ret = choose_buffer(r, err)) ||
-	    (ret = check_output_and_clock(r, err))) {
+	    (ret = check_output_and_clock(r, err)) || (ret = kmag__rec_checkpoint(r, "checked", err))) {
+		if (rec_interrupted(r)) {
+			/* only stale runs' leftovers were repaired: tracefs is as it was */
+			kmag_err_clear(err);
+			kmag_err_set(err, EINTR, "interrupted before set-up; tracefs untouched");
+		}
 		kmag_recorder_free(r);
 		return NULL;
 	}

@@ -133,7 +133,7 @@ if [ -e $TR/events/raw_syscalls ] && mkdir -p "$T/small" && mount -t tmpfs -o si
 	kill $load 2>/dev/null
 	wait $load 2>/dev/null
 	t_eq "full: a full disk stops the recording with exit 1" 1 $rc
-	t_grep "full: it says so, and what was kept" 'the disk filled up after .* holds what was captured \([0-9]+ events\)' "$T/full.log"
+	t_grep "full: it says so, where, what was kept and what to do" "^kmag: no space left on device in $T/small after [0-9.]+ s: recording stopped; $T/small/full.dat holds what was captured \([0-9]+ events\), [0-9]+ more were not written; free space there or record elsewhere \(-o\)\$" "$T/full.log"
 	t_eq "full: in one line" 1 "$(wc -l <"$T/full.log")"
 	kept=$(sed -n 's/.*what was captured (\([0-9]*\) events).*/\1/p' "$T/full.log")
 	t_eq "full: trace-cmd report reads what was kept" "$kept" "$(tc_count "$T/small/full.dat")"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t0817-record-output-refused-host.sh - `kmag record -o` into a directory it
-# cannot write (a read-only mount, an immutable directory) or onto a FIFO
+# cannot write (a read-only mount, an immutable directory) or onto a FIFO,
+# or on a file system without the space it keeps for a full disk,
 # fails at once, in one line naming the cause, before anything is traced:
 # tracefs is left exactly as it was, no file is left behind, and a FIFO's
 # reader is never kept waiting. Tracepoint recordings: root and tracefs,
@@ -36,6 +37,14 @@ if unshare -m true 2>/dev/null; then
 		"^kmag: cannot write into $T/ro \(for -o $T/ro/trace.dat\): Read-only file system; nothing was recorded" "$T/err"
 	t_nogrep "... before tracing started" 'recording' "$T/err"
 	same_as_base ro
+	# too small for the space kept to finish the file on a full disk (16 MiB)
+	mkdir -p "$T/small"
+	t_exit "record into a 2 MiB file system fails" 1 timeout 20 unshare -m sh -c \
+		'mount -t tmpfs -o size=2m tmpfs "$1" && "$2" $3 -o "$1/trace.dat"; rc=$?; ls -A "$1" >&2; exit $rc' sh \
+		"$T/small" "$KMAG" "$REC"
+	t_grep "... before tracing, saying how much is free and needed" \
+		"^kmag: no space left on device in $T/small \(2048 KiB free; recording needs at least 16 MiB there\): nothing was recorded; free space there or record elsewhere \(-o\)\$" "$T/err"
+	same_as_base small
 else
 	t_skip "record into a read-only file system" "unshare -m is not permitted"
 fi
