@@ -301,8 +301,14 @@ static void header(FILE *out, const struct kmag_report *r)
 		fputs("# other:  ", out);
 		for (k = 0; k < n && k < 12; k++) {
 			fmt_count(a, sizeof(a), ec[k].count);
-			fprintf(out, "%s %s%s%s %s", k ? "," : "", ec[k].system ? ec[k].system : "",
-				ec[k].system ? ":" : "", ec[k].name, a);
+			/* event names come from the trace: escaped as function names are */
+			fputs(k ? ", " : " ", out);
+			if (ec[k].system) {
+				render_fput_text(out, ec[k].system);
+				fputc(':', out);
+			}
+			render_fput_text(out, ec[k].name);
+			fprintf(out, " %s", a);
 		}
 		if (n > 12)
 			fprintf(out, ", ... (%zu event types)", n);
