@@ -211,7 +211,8 @@ static void trim_all(struct kmag_callsample *s, size_t len)
 static uint32_t entry_new(struct kmag_callsample *s, const struct kmag_call *call,
 			  const struct tbuf *tb, size_t pos)
 {
-	size_t n = tb->len - pos, i, nargs;
+	/* a call below the kept depth has no node left in the buffer: an empty tree */
+	size_t n = pos < tb->len ? tb->len - pos : 0, i, nargs;
 	uint64_t (*args)[KMAG_MAX_ARGS];
 	struct entry *e;
 	uint32_t idx;
@@ -232,7 +233,7 @@ static uint32_t entry_new(struct kmag_callsample *s, const struct kmag_call *cal
 	/* the arguments of the nodes that have some follow the nodes, in one block */
 	for (i = 0, nargs = 0; i < n; i++)
 		nargs += tb->n[pos + i].nargs != 0;
-	e->nodes = malloc(n * sizeof(*e->nodes) + nargs * sizeof(*tb->args));
+	e->nodes = malloc((n ? n : 1) * sizeof(*e->nodes) + nargs * sizeof(*tb->args));
 	if (!e->nodes) {
 		e->next_free = s->free_head;
 		s->free_head = idx;
@@ -249,7 +250,7 @@ static uint32_t entry_new(struct kmag_callsample *s, const struct kmag_call *cal
 	}
 	e->pub = (struct kmag_sample_call){ .func = call->func, .pid = call->pid, .id = call->id,
 					    .tree = e->nodes, .nr_tree = n,
-					    .inside = e->nodes[0].more };
+					    .inside = n ? e->nodes[0].more : 0 };
 	s->nodes += n;
 	/* memory bound: all trees together stay under four budgets */
 	while (s->nodes > 4 * s->o.budget && s->cap_now > 1) {
