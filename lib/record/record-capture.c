@@ -434,7 +434,12 @@ int kmag_recorder_start(struct kmag_recorder *r, struct kmag_err *err)
 		goto fail;
 	return 0;
 fail:
-	kmag__rec_tracing_on(r, false, NULL);
+	/*
+	 * Only where kmag owns it: before its instance exists or the top level
+	 * is saved, tracing_on is the top level's, as the user left it.
+	 */
+	if (r->inst_created || r->top_saved)
+		kmag__rec_tracing_on(r, false, NULL);
 	kmag__rec_cancel_child(r);
 	kmag__rec_stop_readers(r);
 	kmag__rec_close_readers(r);
