@@ -255,8 +255,6 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 
 	if (!t)
 		return;
-	/* after the open: a trace that does not open must not leak it (a fuzz finding) */
-	calls = kmag_callsample_new(&so);
 	tee.cg = kmag_cg_new(&copts);
 	calls = kmag_callsample_new(&so);
 	slow = kmag_slowest_new(5);
