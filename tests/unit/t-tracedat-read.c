@@ -348,6 +348,76 @@ static void btf_of_trace_cmd_3_4(void)
 	kmag_trace_close(t);
 }
 
+/*
+ * tests/fixtures/traces/6.19-tc34, beside btf_of_trace_cmd_3_4: trace-cmd
+ * 3.4's `dump --sections` lists [Section 23 "BTF", flags 0x1, 985807
+ * compressed, 2992691 uncompressed] in tc34-args.dat (record with
+ * funcgraph-args) and tc34-lastboot.dat (extract, which always stores it) and
+ * none in tc34-retaddr.dat (record without arguments); btf-sysfs.txt: the
+ * guest's /sys/kernel/btf/vmlinux has 2992691 bytes.
+ */
+#define TC34 "traces/6.19-tc34/"
+#define TC34_BTF_BYTES 2992691
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void tc34_btf(void)
+{
+	static const char *const with_btf[] = { TC34 "tc34-args.dat", TC34 "tc34-lastboot.dat" };
+	struct kmag_trace_opts o = { .reader = KMAG_READER_BUILTIN };
+	struct kmag_err err = { 0 };
+	struct kmag_trace *t;
+	const uint8_t *btf;
+	size_t i, size = 1;
+
+	for (i = 0; i < sizeof(with_btf) / sizeof(with_btf[0]); i++) {
+		t = kmag_trace_open(fixture(with_btf[i]), &o, &err);
+		if (!t)
+			test_fail(__FILE__, __LINE__, "open %s: %s", with_btf[i], err.msg);
+		btf = kmag_trace_btf(t, &size);
+		CHECK(btf != NULL);
+		CHECK_EQ(size, TC34_BTF_BYTES);
+		/* struct btf_header (linux/btf.h): magic 0xeB9F, version 1, then
+		 * hdr_len, type_off, type_len, str_off, str_len; the string section
+		 * ends the blob: the whole of it, not a part, was read */
+		CHECK_EQ(btf[0], 0x9f);
+		CHECK_EQ(btf[1], 0xeb);
+		CHECK_EQ(btf[2], 1);
+		CHECK_EQ((size_t)le32(btf + 4) + le32(btf + 16) + le32(btf + 20), TC34_BTF_BYTES);
+		kmag_trace_close(t);
+	}
+	t = kmag_trace_open(fixture(TC34 "tc34-retaddr.dat"), &o, &err);
+	if (!t)
+		test_fail(__FILE__, __LINE__, "open tc34-retaddr.dat: %s", err.msg);
+	CHECK(kmag_trace_btf(t, &size) == NULL);
+	CHECK_EQ(size, 0);
+	kmag_trace_close(t);
+}
+
+/*
+ * tc34-lastboot.dat: options LAST_BOOT_INFO (24) and BTF_FILE (23) come
+ * before CMDLINES and CPUCOUNT; they are skipped or read and the options
+ * after them still apply. trace-cmd 3.4 dump --options: [Option
+ * CPUCOUNT] 2, [Option UNAME] "Linux kmag-vm 6.19.0 x86_64", BUFFER "" with
+ * 0 CPUs, BUFFER "boot_mapped" with 2; dump --sections: [Section 21
+ * "command lines", 8 uncompressed].
+ */
+static void tc34_last_boot(void)
+{
+	struct tracedat td;
+
+	open_ok(&td, TC34 "tc34-lastboot.dat");
+	CHECK_EQ(td.nr_cpus, 2);
+	CHECK_STREQ(td.uname, "Linux kmag-vm 6.19.0 x86_64");
+	CHECK_EQ(td.cmdlines.size, 0);	/* the 8 bytes are its u64 size: 0 */
+	CHECK_EQ(td.top.nr_cpus, 0);
+	CHECK_EQ(td.nr_other_buffers, 1);
+	kmag__tracedat_close(&td);
+}
+
 const struct test_case tracedat_read_tests[] = {
 	{ "btf_of_trace_cmd_3_4", btf_of_trace_cmd_3_4 },
 	{ "v7_header", v7_header },
@@ -360,5 +430,7 @@ const struct test_case tracedat_read_tests[] = {
 	{ "v7_truncated", v7_truncated },
 	{ "v6_truncated", v6_truncated },
 	{ "damaged", damaged },
+	{ "tc34_btf", tc34_btf },
+	{ "tc34_last_boot", tc34_last_boot },
 	TEST_LIST_END
 };
