@@ -414,6 +414,20 @@ int cli_trace_read(struct kmag_trace *t, const char *name, kmag_event_fn fn, voi
 	"errors needs return values: record with funcgraph-retval (Linux 6.5+, "          \
 	"CONFIG_FUNCTION_GRAPH_RETVAL)"
 
+/*
+ * Return types for an errors view (kmag errors, report --errors): the BTF
+ * cli_input_btf() gave @t (--btf @btf_path, else the one the trace.dat
+ * stores). ->from says which for the output (NULL: none, types unknown).
+ * Returns 0 or an exit code (printed).
+ */
+struct kmag_errors;
+struct cli_errors_types {
+	const char *from;
+	char buf[300];
+};
+int cli_errors_use_types(struct cli_errors_types *ty, struct kmag_errors *e,
+			 struct kmag_trace *t, const char *btf_path);
+
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);
 int cmd_visualize(struct kmag_cli *cli, int argc, char **argv);

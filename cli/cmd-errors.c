@@ -28,9 +28,10 @@ static const char errors_usage[] =
 	"\n"
 	"Options:\n"
 	"      --btf FILE            the kernel's return types from its BTF (a copy of\n"
-	"                            /sys/kernel/btf/vmlinux, or a vmlinux): void, bool\n"
-	"                            and unsigned returns are then never errors, pointers\n"
-	"                            only as ERR_PTR values\n"
+	"                            /sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
+	"                            BTF a trace.dat stores): void, bool and unsigned\n"
+	"                            returns are then never errors, pointers only as\n"
+	"                            ERR_PTR values\n"
 	"      --limit N             at most N groups\n"
 	"  -F, --format text|json    text: a table with the example chain below each row\n"
 	"  -o, --output PATH         write to PATH (default: standard output)\n"
@@ -38,20 +39,17 @@ static const char errors_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_ERRORS_BTF = OPT_INPUT_LAST + 1 };
-
 struct errors_args {
 	struct kmag_errors_render_opts o;
 	const char *output;
-	const char *btf_path;	/* --btf */
-	char types_from[300];
+	struct cli_errors_types types;
 };
 
 static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_input *in)
 {
 	static const struct option longopts[] = {
 		{ "limit", required_argument, NULL, 'n' },
-		{ "btf", required_argument, NULL, OPT_ERRORS_BTF },
+		CLI_BTF_LONGOPT,
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -78,11 +76,6 @@ static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_i
 		case 'o':
 			a->output = optarg;
 			break;
-		case OPT_ERRORS_BTF:
-			if (cli_lacks_feature(KMAG_FEATURE_BTF, "--btf"))
-				return EXIT_ERR;
-			a->btf_path = optarg;
-			break;
 		case 'h':
 			fputs(errors_usage, stdout);
 			return -1;
@@ -100,6 +93,24 @@ static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_i
 	a->o.format = fmt && !strcmp(fmt, "json") ? KMAG_ERRORS_JSON : KMAG_ERRORS_TEXT;
 	if (a->output && !strcmp(a->output, "-"))
 		a->output = NULL;
+	return 0;
+}
+
+int cli_errors_use_types(struct cli_errors_types *ty, struct kmag_errors *e,
+			 struct kmag_trace *t, const char *btf_path)
+{
+	/* --btf, else the BTF the trace.dat stores: cli_input_btf() gave it to @t */
+	const struct kmag_btf *btf = kmag_trace_get_btf(t);
+
+	ty->from = NULL;
+	if (!btf)
+		return 0;
+	if (btf_path)
+		snprintf(ty->buf, sizeof(ty->buf), "BTF of %s", btf_path);
+	else
+		snprintf(ty->buf, sizeof(ty->buf), "the BTF the trace stores");
+	kmag_errors_use_btf(e, btf);
+	ty->from = ty->buf;
 	return 0;
 }
 
@@ -127,8 +138,6 @@ static int analyse(struct cli_stream *s, struct kmag_errors *e)
 static int run(struct errors_args *a, struct cli_input *in)
 {
 	const struct kmag_errors_stats *st;
-	struct kmag_err err = { 0 };
-	struct kmag_btf *btf = NULL;
 	struct kmag_errors *e = NULL;
 	struct cli_stream s;
 	struct cli_out o;
@@ -143,15 +152,9 @@ static int run(struct errors_args *a, struct cli_input *in)
 		ret = cli_error("out of memory");
 		goto out;
 	}
-	if (a->btf_path) {
-		if (!(btf = kmag_btf_open(a->btf_path, &err))) {
-			ret = cli_lib_error(&err, "cannot read BTF");
-			goto out;
-		}
-		kmag_errors_use_btf(e, btf);
-		snprintf(a->types_from, sizeof(a->types_from), "BTF of %s", a->btf_path);
-		a->o.types_from = a->types_from;
-	}
+	if ((ret = cli_errors_use_types(&a->types, e, s.trace, in->btf_path)))
+		goto out;
+	a->o.types_from = a->types.from;
 	if ((ret = analyse(&s, e)))
 		goto out;
 	st = kmag_errors_stats(e);
@@ -169,7 +172,6 @@ static int run(struct errors_args *a, struct cli_input *in)
 		cli_warn_lost(kmag_trace_info(s.trace));
 out:
 	kmag_errors_free(e);
-	kmag_btf_free(btf);
 	cli_stream_close(&s);
 	return ret;
 }

@@ -67,6 +67,8 @@ struct report_extra {
 	struct kmag_slowest *slowest;
 	bool want_errors;
 	struct kmag_errors *errors;	/* --errors, made once the trace is open */
+	struct cli_errors_types types;	/* its return types */
+	const char *btf_path;		/* --btf */
 	const char *arg_specs[MAX_ARG_SPECS];	/* --arg FUNC:ARG */
 	size_t nr_arg_specs;
 	struct kmag_argstats *argstats;
@@ -83,8 +85,12 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 
 	if (ret)
 		return ret;
-	if (x->want_errors && !(x->errors = kmag_errors_new(kmag_trace_symtab(t))))
-		return cli_error("out of memory");
+	if (x->want_errors) {
+		if (!(x->errors = kmag_errors_new(kmag_trace_symtab(t))))
+			return cli_error("out of memory");
+		if ((ret = cli_errors_use_types(&x->types, x->errors, t, x->btf_path)))
+			return ret;
+	}
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
 	if (x->lines && !(x->callsites = kmag_callsites_new(kmag_trace_symtab(t), x->lines)))
@@ -292,6 +298,7 @@ static int print_errors(struct report_args *a, struct report_extra *x, struct cl
 		.format = !strcmp(a->format, "json") ? KMAG_ERRORS_JSON : KMAG_ERRORS_TEXT,
 		.limit = a->limit_set ? a->limit : 0,
 		.source = g->path,
+		.types_from = x->types.from,
 	};
 	int ret = kmag_errors_finish(x->errors);
 
@@ -429,6 +436,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 	in.tap = extra_tap;
 	in.tap_ctx = &x;
 
+	x.btf_path = in.btf_path;
 	ret = cli_load_graph("report", &in, &g);
 	if (ret)
 		goto out;

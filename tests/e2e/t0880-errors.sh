@@ -142,6 +142,11 @@ if t_has_feature btf; then
 	t_ok "errors --btf (text)" "$KMAG" errors --btf "$T/vmlinux.btf" "$D/fg619-retval.dat"
 	t_grep "text: says where the return types came from" '^# return types: BTF of .*vmlinux\.btf ' "$T/ok.out"
 	t_nogrep "text: no 'types unknown' note with BTF" 'return types unknown' "$T/ok.out"
+	t_ok "report --errors --btf" "$KMAG" report --errors -F json --btf "$T/vmlinux.btf" "$D/fg619-retval.txt"
+	t_eq "report --errors --btf: the same groups as errors --btf" "$(cat "$T/typed.json")" "$(cat "$T/ok.out")"
+	# trace-cmd 3.4 stores the recording kernel's BTF in the trace.dat
+	t_ok "errors of a trace.dat with its own BTF" "$KMAG" errors "$TRACES/6.19-tc34/tc34-args.dat"
+	t_grep "the trace's own BTF gives the return types" '^# return types: the BTF the trace stores ' "$T/ok.out"
 	t_exit "errors --btf of a missing file: exit 1" 1 "$KMAG" errors --btf "$T/none" "$D/fg619-retval.txt"
 else
 	t_skip "errors --btf" "this kmag was built without btf"
