@@ -3,9 +3,7 @@
  * calltree.c - `kmag replay`: the calls of a trace in time order (see
  * include/kmag/calltree.h), printed from the hooks of the one replay.
  *
- * Lines are formatted by hand into a buffer written in large blocks: at
- * millions of lines a second, printf's format parsing and stdio's per-call
- * locking would cost more than reading the trace.
+ * The lines themselves are written by calltree-lines.c.
  *
  * When a line appears: a call's "f() {" when its first shown child opens
  * (so a call without shown children becomes the leaf "f();" when it
@@ -26,528 +24,13 @@
 #include "kmag/srclines.h"
 #include "render-util.h"
 
-#define OUTBUF (1 << 16)
-#define LINE_MAX_BYTES 4096	/* one line never needs more (names are cut at 1 KiB) */
-#define MAX_INDENT 512		/* columns of indentation at most (depth 256) */
-
-/* Per-call state, kept by the replay with each open call. */
-struct cdata {
-	int32_t root_depth;	/* depth of the outermost --function call above, -1: none */
-	uint8_t shown;		/* in scope and within --depth */
-	uint8_t emitted;	/* its open line was printed */
-	uint8_t needed;		/* json: a qualifying call ran below it */
-};
-
-enum match { M_UNKNOWN, M_YES, M_NO };
-
-struct kmag_calltree {
-	struct kmag_trace *trace;
-	struct kmag_symtab *st;
-	struct kmag_replay *replay;
-	struct kmag_calltree_opts o;
-	bool qualify;			/* --min-duration or --errors */
-	bool retval_checked;
-	FILE *out;
-	char *buf;
-	size_t len;
-	uint8_t *match;			/* --function: enum match per function id */
-	size_t cap_match;
-	int32_t comm_pid;		/* the last task looked up, and its name */
-	const char *comm;
-	struct kmag_calltree_stats stats;
-	struct kmag_err err;
-	bool failed;
-};
+#include "calltree-internal.h"
 
 static const struct kmag_replay_ops calltree_ops;
 
-/* ---- output ---- */
-
-static int fail(struct kmag_calltree *c, int code, const char *fmt, const char *arg)
-{
-	if (!c->failed) {
-		kmag_err_set(&c->err, code, fmt, arg);
-		c->failed = true;
-	}
-	return -code;
-}
-
-static int flush(struct kmag_calltree *c)
-{
-	if (c->len && fwrite(c->buf, 1, c->len, c->out) != c->len)
-		return fail(c, EIO, "cannot write the calls: %s", strerror(errno ? errno : EIO));
-	c->len = 0;
-	return 0;
-}
-
-/* Room for one more line. */
-static int reserve(struct kmag_calltree *c)
-{
-	return c->len + LINE_MAX_BYTES > OUTBUF ? flush(c) : 0;
-}
-
-static inline void put(struct kmag_calltree *c, const char *s, size_t n)
-{
-	memcpy(c->buf + c->len, s, n);
-	c->len += n;
-}
-
-static inline void puts_(struct kmag_calltree *c, const char *s)
-{
-	put(c, s, strlen(s));
-}
-
-/*
- * A name, cut at 1 KiB so a line fits its reservation, for a terminal:
- * control characters and bytes that are not UTF-8 as \\xNN (render_fput_text()).
- */
-static void put_name(struct kmag_calltree *c, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t out = 0, n, i;
-
-	while (*p && out < 1024) {
-		n = render_utf8_len(p);
-		if (n && !render_is_control(p, n)) {
-			put(c, (const char *)p, n);
-			out += n;
-			p += n;
-			continue;
-		}
-		for (i = 0; i < (n ? n : 1); i++, out += 4) {
-			put(c, "\\x", 2);
-			put(c, &hex[p[i] >> 4], 1);
-			put(c, &hex[p[i] & 15], 1);
-		}
-		p += n ? n : 1;
-	}
-}
-
-static inline void putch(struct kmag_calltree *c, char ch)
-{
-	c->buf[c->len++] = ch;
-}
-
-static void spaces(struct kmag_calltree *c, size_t n)
-{
-	memset(c->buf + c->len, ' ', n);
-	c->len += n;
-}
-
-/* @v in decimal, right-aligned in @width columns (0: as is). */
-static void put_u64(struct kmag_calltree *c, uint64_t v, unsigned width)
-{
-	char tmp[24];
-	unsigned n = 0;
-
-	do {
-		tmp[sizeof(tmp) - ++n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (width > n)
-		spaces(c, width - n);
-	put(c, tmp + sizeof(tmp) - n, n);
-}
-
-static void put_i64(struct kmag_calltree *c, int64_t v)
-{
-	if (v < 0) {
-		putch(c, '-');
-		put_u64(c, (uint64_t)0 - (uint64_t)v, 0);
-	} else {
-		put_u64(c, (uint64_t)v, 0);
-	}
-}
-
-/* @v as exactly @digits decimal digits (leading zeros). */
-static void put_frac(struct kmag_calltree *c, uint64_t v, unsigned digits)
-{
-	char *p = c->buf + c->len + digits;
-
-	while (digits--) {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-		c->len++;
-	}
-}
-
-/*
- * A JSON string (same escaping as the other JSON writers: control chars, quote,
- * backslash, '<'; bytes that are not UTF-8 as U+FFFD), cut at about 512 bytes.
- */
-static void put_json_str(struct kmag_calltree *c, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t start = c->len;
-
-	/* cut at 512 bytes written, not read: an escape takes up to 6 */
-	putch(c, '"');
-	for (; *p && c->len - start < 512; p++) {
-		size_t len;
-
-		if (*p == '"' || *p == '\\') {
-			putch(c, '\\');
-			putch(c, (char)*p);
-		} else if (*p < 0x20 || *p == 0x7f || *p == '<') {
-			put(c, "\\u00", 4);
-			putch(c, hex[*p >> 4]);
-			putch(c, hex[*p & 15]);
-		} else if (*p < 0x80) {
-			putch(c, (char)*p);
-		} else if ((len = render_utf8_len(p))) {
-			/* whole characters only: the cut at 512 never splits one */
-			put(c, (const char *)p, len);
-			p += len - 1;
-		} else {
-			/* JSON is UTF-8: a byte that is not becomes U+FFFD */
-			put(c, "\\ufffd", 6);
-		}
-	}
-	putch(c, '"');
-}
-
-/* ---- the parts of a line ---- */
-
-static const char *func_name(const struct kmag_calltree *c, kmag_func_t f)
-{
-	const char *n = f == KMAG_FUNC_NONE ? NULL : kmag_symtab_name(c->st, f);
-
-	return n ? n : "[unknown]";
-}
-
-static const char *comm_of(struct kmag_calltree *c, int32_t pid)
-{
-	if (pid != c->comm_pid) {
-		c->comm_pid = pid;
-		c->comm = pid >= 0 ? kmag_trace_comm(c->trace, pid) : NULL;
-	}
-	return c->comm ? c->comm : pid >= 0 ? "<...>" : "?";
-}
-
-/* "  21.698717 |   0)  wl.sh-210        | " : time, CPU and task columns. */
-static void put_columns(struct kmag_calltree *c, uint64_t ts, int32_t cpu, int32_t pid)
-{
-	size_t start;
-
-	if (ts == KMAG_TS_NONE) {
-		spaces(c, 12);
-	} else {
-		put_u64(c, ts / 1000000000u, 5);
-		putch(c, '.');
-		put_frac(c, ts / 1000 % 1000000, 6);
-	}
-	put(c, " | ", 3);
-	if (cpu >= 0)
-		put_u64(c, (uint64_t)cpu, 3);
-	else
-		put(c, "  ?", 3);
-	put(c, ")  ", 3);
-	start = c->len;
-	put_name(c, comm_of(c, pid));
-	putch(c, '-');
-	if (pid >= 0)
-		put_u64(c, (uint64_t)pid, 0);
-	else
-		putch(c, '?');
-	if (c->len - start < 16)
-		spaces(c, 16 - (c->len - start));
-	put(c, " | ", 3);
-}
-
-#define SGR_RESET "\033[0m"
-
-/* The kernel's duration marks (trace_find_mark() in kernel/trace/trace.c). */
-static char heat_mark(uint64_t ns)
-{
-	return ns > 1000000000u ? '$' : ns > 100000000u ? '@' : ns > 10000000u ? '*' :
-	       ns > 1000000u ? '#' : ns > 100000u ? '!' : ns > 10000u ? '+' : ' ';
-}
-
-/* "+   17.613 us | " or blank; microseconds with nanoseconds, as the kernel prints. */
-static void put_duration(struct kmag_calltree *c, uint64_t ns)
-{
-	char mark;
-	const char *sgr = NULL;
-
-	if (ns == KMAG_DURATION_NONE) {
-		spaces(c, 14);
-		put(c, " | ", 3);
-		return;
-	}
-	mark = heat_mark(ns);
-	if (c->o.colour)
-		sgr = ns > 1000000u ? "\033[1;31m" : ns > 100000u ? "\033[33m" :
-		      ns > 10000u ? "\033[36m" : NULL;
-	if (sgr)
-		puts_(c, sgr);
-	putch(c, mark);
-	putch(c, ' ');
-	put_u64(c, ns / 1000, 5);
-	putch(c, '.');
-	put_frac(c, ns % 1000, 3);
-	put(c, " us", 3);
-	if (sgr)
-		puts_(c, SGR_RESET);
-	put(c, " | ", 3);
-}
-
-/* The error code in a return value, or 0 (kmag_call_errno()). */
-static int64_t errno_of(const struct kmag_call *call)
-{
-	return call->has_retval ? kmag_call_errno(call->retval) : 0;
-}
-
-static bool is_errno(const struct kmag_call *call)
-{
-	return errno_of(call) != 0;
-}
-
-/* " = -22 EINVAL" or " = 0x3", as funcgraph-retval prints them (errors in decimal). */
-static void put_retval(struct kmag_calltree *c, const struct kmag_call *call)
-{
-	const char *name;
-
-	if (!call->has_retval)
-		return;
-	if (is_errno(call)) {
-		if (c->o.colour)
-			puts_(c, "\033[1;31m");
-		put(c, " = ", 3);
-		put_i64(c, errno_of(call));
-		name = strerrorname_np((int)-errno_of(call));
-		if (name) {
-			putch(c, ' ');
-			puts_(c, name);
-		}
-		if (c->o.colour)
-			puts_(c, SGR_RESET);
-	} else {
-		static const char hex[] = "0123456789abcdef";
-		uint64_t v = (uint64_t)call->retval;
-		char tmp[16];
-		unsigned n = 0;
-
-		put(c, " = 0x", 5);
-		do {
-			tmp[sizeof(tmp) - ++n] = hex[v & 15];
-			v >>= 4;
-		} while (v);
-		put(c, tmp + sizeof(tmp) - n, n);
-	}
-}
-
-/* " /" "* hardirq, exit not in the trace *" "/" where a call is not plain. */
-static void put_notes(struct kmag_calltree *c, const struct kmag_call *call, bool irq_entry,
-		      bool open)
-{
-	const char *notes[5];
-	size_t n = 0, i;
-
-	if (irq_entry)
-		notes[n++] = call->ctx & KMAG_CTX_NMI ? "nmi" :
-			     call->ctx & KMAG_CTX_HARDIRQ ? "hardirq" : "softirq";
-	if (call->flags & KMAG_CALL_NO_ENTRY)
-		notes[n++] = "entry not in the trace";
-	if ((call->flags & KMAG_CALL_NO_EXIT) && !open)
-		notes[n++] = "exit not in the trace";
-	if ((call->flags & KMAG_CALL_LOST) && !open)
-		notes[n++] = "events lost during the call";
-	if (!n)
-		return;
-	if (c->o.colour)
-		puts_(c, "\033[35m");
-	put(c, " /* ", 4);
-	for (i = 0; i < n; i++) {
-		if (i)
-			put(c, ", ", 2);
-		puts_(c, notes[i]);
-	}
-	put(c, " */", 3);
-	if (c->o.colour)
-		puts_(c, SGR_RESET);
-}
-
-#define IRQ_CTX (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI)
-
-/* A call whose context differs from its caller's: an interrupt's entry. */
-static bool irq_entry(const struct kmag_call *call, const struct kmag_call *parent)
-{
-	return (call->ctx & IRQ_CTX) && (!parent || (parent->ctx & IRQ_CTX) != (call->ctx & IRQ_CTX));
-}
-
-static void put_indent(struct kmag_calltree *c, const struct kmag_call *call,
-		       const struct cdata *d)
-{
-	size_t n = 1 + 2 * (size_t)(call->depth - (d->root_depth > 0 ? d->root_depth : 0));
-
-	spaces(c, n > MAX_INDENT ? MAX_INDENT : n);
-}
-
-enum line_kind { L_OPEN, L_LEAF, L_CLOSE };
-
-static int text_line(struct kmag_calltree *c, enum line_kind k, const struct kmag_call *call,
-		     const struct cdata *d, const struct kmag_call *parent)
-{
-	int ret = reserve(c);
-	bool err = is_errno(call) && c->o.colour;
-
-	if (ret)
-		return ret;
-	put_columns(c, k == L_CLOSE ? call->end_ns : call->start_ns, call->cpu, call->pid);
-	put_duration(c, k == L_OPEN ? KMAG_DURATION_NONE : call->duration);
-	put_indent(c, call, d);
-	if (k == L_CLOSE && (call->flags & KMAG_CALL_NO_EXIT)) {
-		/* a comment, not a "}": a reader of this text must not take it for an exit */
-		put(c, "/* } ", 5);
-		put_name(c, func_name(c, call->func));
-		put(c, ": exit not in the trace */", 26);
-	} else if (k == L_CLOSE) {
-		put(c, "} /* ", 5);
-		put_name(c, func_name(c, call->func));
-		put_retval(c, call);
-		put(c, " */", 3);
-	} else {
-		char tmp[512];
-		bool site = call->caller != KMAG_FUNC_NONE;
-
-		if (err)
-			puts_(c, "\033[31m");
-		put_name(c, func_name(c, call->func));
-		if (err)
-			puts_(c, SGR_RESET);
-		kmag_fmt_trace_args(tmp, sizeof(tmp), call, c->trace);
-		putch(c, '(');
-		put_name(c, tmp);
-		put(c, k == L_OPEN ? ") {" : ");", k == L_OPEN ? 3 : 2);
-		if (site || (k == L_LEAF && call->has_retval)) {
-			put(c, " /*", 3);
-			if (site) {
-				kmag_fmt_call_site(tmp, sizeof(tmp), func_name(c, call->caller),
-						   call->caller_off);
-				put(c, " <-", 3);
-				put_name(c, tmp);
-				if (c->o.lines &&
-				    kmag_srclines_call_site(c->o.lines, func_name(c, call->caller),
-							    call->caller_off, tmp, sizeof(tmp))) {
-					put(c, " (", 2);
-					put_name(c, tmp);
-					putch(c, ')');
-				}
-			}
-			if (k == L_LEAF)
-				put_retval(c, call);
-			put(c, " */", 3);
-		}
-	}
-	put_notes(c, call, k != L_CLOSE && irq_entry(call, parent),
-		  k == L_OPEN || (k == L_CLOSE && (call->flags & KMAG_CALL_NO_EXIT)));
-	putch(c, '\n');
-	c->stats.lines++;
-	return 0;
-}
-
-/* ,"call_site":"ksys_write+0x71","args":"fd=0x3, count=0x400" where recorded */
-static void json_details(struct kmag_calltree *c, const struct kmag_call *call)
-{
-	char tmp[512];
-
-	if (call->caller != KMAG_FUNC_NONE) {
-		kmag_fmt_call_site(tmp, sizeof(tmp), func_name(c, call->caller), call->caller_off);
-		put(c, ",\"call_site\":", 13);
-		put_json_str(c, tmp);
-		if (c->o.lines && kmag_srclines_call_site(c->o.lines, func_name(c, call->caller),
-							  call->caller_off, tmp, sizeof(tmp))) {
-			put(c, ",\"call_site_line\":", 18);
-			put_json_str(c, tmp);
-		}
-	}
-	if (call->nargs) {
-		kmag_fmt_trace_args(tmp, sizeof(tmp), call, c->trace);
-		put(c, ",\"args\":", 8);
-		put_json_str(c, tmp);
-	}
-}
-
-/* A function-tracer record's arguments (func-args) as text in @buf. */
-static const char *func_args(struct kmag_calltree *c, const struct kmag_event *ev, char *buf,
-			     size_t size)
-{
-	struct kmag_call call = { .func = ev->func, .nargs = ev->nargs };
-
-	memcpy(call.args, ev->args, sizeof(call.args));
-	kmag_fmt_trace_args(buf, size, &call, c->trace);
-	return buf;
-}
-
-static const char *const flag_names[] = { "no_entry", "no_exit", "lost", "recursive" };
-
-static void put_json_u64(struct kmag_calltree *c, const char *key, uint64_t v, uint64_t none)
-{
-	puts_(c, key);
-	if (v == none)
-		put(c, "null", 4);
-	else
-		put_u64(c, v, 0);
-}
-
-static int json_line(struct kmag_calltree *c, const struct kmag_call *call)
-{
-	int ret = reserve(c);
-	unsigned i, n = 0;
-
-	if (ret)
-		return ret;
-	put(c, "{\"id\":", 6);
-	put_u64(c, call->id, 0);
-	put(c, ",\"parent\":", 10);
-	put_u64(c, call->parent_id, 0);
-	put(c, ",\"function\":", 12);
-	if (call->func == KMAG_FUNC_NONE)
-		put(c, "null", 4);
-	else
-		put_json_str(c, func_name(c, call->func));
-	put(c, ",\"task\":", 8);
-	put_json_str(c, comm_of(c, call->pid));
-	put(c, ",\"pid\":", 7);
-	put_i64(c, call->pid);
-	put(c, ",\"cpu\":", 7);
-	put_i64(c, call->cpu);
-	put(c, ",\"depth\":", 9);
-	put_i64(c, call->depth);
-	put_json_u64(c, ",\"start_ns\":", call->start_ns, KMAG_TS_NONE);
-	put_json_u64(c, ",\"duration_ns\":", call->duration, KMAG_DURATION_NONE);
-	put_json_u64(c, ",\"self_ns\":",
-		     call->duration == KMAG_DURATION_NONE ? KMAG_DURATION_NONE : kmag_call_self(call),
-		     KMAG_DURATION_NONE);
-	put(c, ",\"flags\":[", 10);
-	for (i = 0; i < 4; i++)
-		if (call->flags & (1u << i)) {
-			if (n++)
-				putch(c, ',');
-			put_json_str(c, flag_names[i]);
-		}
-	if (call->ctx & IRQ_CTX) {
-		if (n++)
-			putch(c, ',');
-		put_json_str(c, call->ctx & KMAG_CTX_NMI ? "nmi" :
-				call->ctx & KMAG_CTX_HARDIRQ ? "hardirq" : "softirq");
-	}
-	put(c, "],\"retval\":", 11);
-	if (call->has_retval)	/* an error as the kernel reads it (see errno_of()) */
-		put_i64(c, is_errno(call) ? errno_of(call) : call->retval);
-	else
-		put(c, "null", 4);
-	json_details(c, call);
-	put(c, "}\n", 2);
-	c->stats.lines++;
-	return 0;
-}
-
 /* ---- which calls are shown ---- */
 
-static bool function_matches(struct kmag_calltree *c, kmag_func_t f)
+bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f)
 {
 	const char *name;
 	bool yes;
@@ -576,7 +59,7 @@ static bool function_matches(struct kmag_calltree *c, kmag_func_t f)
 }
 
 /* Counts a call shown; KMAG_CALLTREE_STOP once --limit calls were. */
-static int count_shown(struct kmag_calltree *c)
+int kmag__ct_count_shown(struct kmag_calltree *c)
 {
 	if (c->o.limit && c->stats.shown >= c->o.limit) {
 		c->stats.limited = true;
@@ -594,10 +77,10 @@ static int emit_open(struct kmag_calltree *c, const struct kmag_call *call, stru
 
 	if (d->emitted)
 		return 0;
-	if ((ret = count_shown(c)))
+	if ((ret = kmag__ct_count_shown(c)))
 		return ret;
 	d->emitted = 1;
-	return text_line(c, L_OPEN, call, d, parent);
+	return kmag__ct_text_line(c, L_OPEN, call, d, parent);
 }
 
 /* --min-duration/--errors: prints the open lines of the callers of the call leaving. */
@@ -636,7 +119,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		d->root_depth = 0;
 	else if (pd && pd->root_depth >= 0)
 		d->root_depth = pd->root_depth;
-	else if (function_matches(c, call->func))
+	else if (kmag__ct_function_matches(c, call->func))
 		d->root_depth = call->depth;
 	if (d->root_depth < 0)
 		return 0;
@@ -658,7 +141,7 @@ static bool qualifies(const struct kmag_calltree *c, const struct kmag_call *cal
 	if (c->o.min_duration_ns &&
 	    (call->duration == KMAG_DURATION_NONE || call->duration < c->o.min_duration_ns))
 		return false;
-	return !c->o.errors || is_errno(call);
+	return !c->o.errors || kmag__ct_is_errno(call);
 }
 
 static int on_leave(void *ctx, const struct kmag_call *call, void *data,
@@ -675,9 +158,9 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 			return 0;
 		if (c->qualify && pd)
 			pd->needed = 1;
-		if ((ret = count_shown(c)))
+		if ((ret = kmag__ct_count_shown(c)))
 			return ret;
-		return json_line(c, call);
+		return kmag__ct_json_line(c, call);
 	}
 	if (c->qualify) {
 		if (!d->emitted && !qualifies(c, call))
@@ -686,95 +169,13 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 			return ret;
 	}
 	if (d->emitted)
-		return text_line(c, L_CLOSE, call, d, parent);
-	if ((ret = count_shown(c)))
+		return kmag__ct_text_line(c, L_CLOSE, call, d, parent);
+	if ((ret = kmag__ct_count_shown(c)))
 		return ret;
-	return text_line(c, L_LEAF, call, d, parent);
+	return kmag__ct_text_line(c, L_LEAF, call, d, parent);
 }
 
-static int lost_line(struct kmag_calltree *c, const struct kmag_event *ev)
-{
-	int ret = reserve(c);
 
-	if (ret)
-		return ret;
-	put(c, "CPU:", 4);
-	put_i64(c, ev->cpu);
-	if (ev->lost == KMAG_LOST_UNKNOWN) {
-		put(c, " [EVENTS DROPPED]\n", 18);
-	} else {
-		put(c, " [LOST ", 7);
-		put_u64(c, ev->lost, 0);
-		put(c, " EVENTS]\n", 9);
-	}
-	c->stats.lines++;
-	return 0;
-}
-
-/* A function-tracer record: "vfs_read <-ksys_read", or one JSON object. */
-static int func_line(struct kmag_calltree *c, const struct kmag_event *ev)
-{
-	char tmp[512];
-	int ret;
-
-	c->stats.calls++;
-	if (c->o.function && !function_matches(c, ev->func) && !function_matches(c, ev->parent))
-		return 0;
-	if (c->o.function)
-		c->stats.function_seen = true;
-	if ((ret = count_shown(c)) || (ret = reserve(c)))
-		return ret;
-	if (c->o.format == KMAG_CALLTREE_JSON) {
-		put(c, "{\"id\":", 6);
-		put_u64(c, c->stats.calls, 0);
-		put(c, ",\"function\":", 12);
-		put_json_str(c, func_name(c, ev->func));
-		put(c, ",\"caller\":", 10);
-		if (ev->parent == KMAG_FUNC_NONE)
-			put(c, "null", 4);
-		else
-			put_json_str(c, func_name(c, ev->parent));
-		put(c, ",\"task\":", 8);
-		put_json_str(c, comm_of(c, ev->pid));
-		put(c, ",\"pid\":", 7);
-		put_i64(c, ev->pid);
-		put(c, ",\"cpu\":", 7);
-		put_i64(c, ev->cpu);
-		put_json_u64(c, ",\"start_ns\":", ev->ts, KMAG_TS_NONE);
-		put(c, ",\"repeat\":", 10);
-		put_u64(c, ev->repeat ? ev->repeat : 1, 0);
-		if (ev->nargs) {
-			put(c, ",\"args\":", 8);
-			put_json_str(c, func_args(c, ev, tmp, sizeof(tmp)));
-		}
-		put(c, "}\n", 2);
-	} else {
-		put_columns(c, ev->ts, ev->cpu, ev->pid);
-		put_name(c, func_name(c, ev->func));
-		if (ev->nargs) {	/* func-args */
-			putch(c, '(');
-			put_name(c, func_args(c, ev, tmp, sizeof(tmp)));
-			putch(c, ')');
-		}
-		if (ev->parent != KMAG_FUNC_NONE) {
-			put(c, " <- ", 4);
-			put_name(c, func_name(c, ev->parent));
-		}
-		if (ev->repeat > 1) {
-			put(c, " (repeats: ", 11);
-			put_u64(c, ev->repeat, 0);
-			putch(c, ')');
-		}
-		if (ev->ctx & IRQ_CTX)
-			puts_(c, ev->ctx & KMAG_CTX_NMI ? " /* nmi */" :
-				 ev->ctx & KMAG_CTX_HARDIRQ ? " /* hardirq */" : " /* softirq */");
-		putch(c, '\n');
-	}
-	c->stats.lines++;
-	return 0;
-}
-
-/* Options a function-tracer trace cannot serve: one line saying why. */
 static int refuse_function_tracer(struct kmag_calltree *c)
 {
 	char msg[256];
@@ -802,15 +203,15 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 	case KMAG_EV_FUNC:
 		if (c->o.errors || c->o.min_duration_ns || c->o.max_depth)
 			return refuse_function_tracer(c);
-		return func_line(c, ev);
+		return kmag__ct_func_line(c, ev);
 	case KMAG_EV_LOST:
-		if (c->o.format == KMAG_CALLTREE_TEXT && !c->qualify && (ret = lost_line(c, ev)))
+		if (c->o.format == KMAG_CALLTREE_TEXT && !c->qualify && (ret = kmag__ct_lost_line(c, ev)))
 			return ret;
 		break;
 	case KMAG_EV_GRAPH_EXIT:
 		if (c->o.errors && !c->retval_checked) {
 			if (!ev->has_retval)
-				return fail(c, ENODATA,
+				return kmag__ct_fail(c, ENODATA,
 					    "%s has no return values: --errors needs a function_graph trace recorded with the funcgraph-retval option (Linux 6.5+, CONFIG_FUNCTION_GRAPH_RETVAL)",
 					    c->o.source ? c->o.source : "the trace");
 			c->retval_checked = true;
@@ -821,7 +222,7 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 	}
 	ret = kmag_replay_add(c->replay, ev);
 	if (ret < 0 && !c->failed)
-		fail(c, -ret, "cannot replay the calls: %s", strerror(-ret));
+		kmag__ct_fail(c, -ret, "cannot replay the calls: %s", strerror(-ret));
 	return ret;
 }
 
@@ -863,12 +264,12 @@ int kmag_calltree_finish(struct kmag_calltree *c, struct kmag_err *err)
 		if (ret == KMAG_CALLTREE_STOP)
 			ret = 0;
 		if (ret < 0 && !c->failed)
-			fail(c, -ret, "cannot replay the calls: %s", strerror(-ret));
+			kmag__ct_fail(c, -ret, "cannot replay the calls: %s", strerror(-ret));
 	}
 	if (ret >= 0)
-		ret = flush(c);
+		ret = kmag__ct_flush(c);
 	if (!ret && fflush(c->out))
-		ret = fail(c, EIO, "cannot write the calls: %s", strerror(errno ? errno : EIO));
+		ret = kmag__ct_fail(c, EIO, "cannot write the calls: %s", strerror(errno ? errno : EIO));
 	if (ret)
 		kmag_err_set(err, c->err.code, "%s", c->err.msg);
 	return ret;
