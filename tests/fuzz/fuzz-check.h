@@ -224,6 +224,24 @@ static inline const char *fz_check_json(const char *s, size_t n)
 	return j.p == j.end ? NULL : "JSON: bytes after the document";
 }
 
+/* JSON Lines: every line one JSON document (kmag replay --format json). */
+static inline const char *fz_check_jsonl(const char *s, size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *why;
+
+		if (!nl)
+			return "JSON Lines: the last line has no line break";
+		if (nl > s && (why = fz_check_json(s, (size_t)(nl - s))))
+			return why;
+		s = nl + 1;
+	}
+	return NULL;
+}
+
 /*
  * CSV (RFC 4180): a field is either bare (no quote, comma or line break) or
  * quoted with inner quotes doubled; every record has as many fields as the

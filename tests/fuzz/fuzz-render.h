@@ -6,7 +6,8 @@
  * report text/JSON/CSV, edge CSV and DOT export, the Graphviz DOT of a view,
  * the cairo chart, the HTML explorer, the diff of the graph with itself and
  * with an empty graph (text, JSON, DOT, page), flame SVG and folded, the
- * slowest calls as text and JSON. Outputs go to memory (checked with
+ * slowest calls as text and JSON, kmag replay's call trees (text, JSON Lines,
+ * --errors) and kmag errors (text, JSON). Outputs go to memory (checked with
  * fuzz-check.h, abort() on malformed output) or to /dev/null (Graphviz and
  * cairo write to paths).
  *
@@ -29,10 +30,13 @@
 #include "kmag/cgdiff.h"
 #include "kmag/cgview.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
 #include "kmag/flame.h"
 #include "kmag/kmag.h"
 #include "kmag/render/chart.h"
+#include "kmag/render/calltree.h"
 #include "kmag/render/diff.h"
+#include "kmag/render/errors.h"
 #include "kmag/render/durations.h"
 #include "kmag/render/explore.h"
 #include "kmag/render/export.h"
@@ -217,20 +221,108 @@ static inline void fz_flames(const struct kmag_cg *cg, struct kmag_trace *t)
 	}
 }
 
-/* Events go to the graph (its replay feeds the slowest calls) and to the Chrome export. */
+/* kmag replay's printers: plain text, JSON Lines, and text with --errors. */
+#define FZ_NR_TREES 3
+struct fz_tree {
+	struct kmag_calltree *ct;
+	FILE *f;
+	char *buf;
+	size_t len;
+	int stopped;
+};
+
+/*
+ * Events go to the graph (its replay feeds the slowest calls and the
+ * errors), to the Chrome export and to the replay printers.
+ */
 struct fz_tee {
 	struct kmag_cg *cg;
 	struct kmag_chrome *chrome;
 	int chrome_failed;
+	struct fz_tree tree[FZ_NR_TREES];
 };
 
 static inline int fz_tee_fn(const struct kmag_event *ev, void *ctx)
 {
 	struct fz_tee *x = ctx;
+	int i;
 
 	if (x->chrome && !x->chrome_failed && kmag_chrome_event_fn(ev, x->chrome))
 		x->chrome_failed = 1;
+	for (i = 0; i < FZ_NR_TREES; i++)
+		if (x->tree[i].ct && !x->tree[i].stopped &&
+		    kmag_calltree_event_fn(ev, x->tree[i].ct))
+			x->tree[i].stopped = 1;	/* its limit, or a refusal (no return values) */
 	return kmag_cg_event_fn(ev, x->cg);
+}
+
+static inline void fz_trees_new(struct fz_tee *x, struct kmag_trace *t)
+{
+	static const struct kmag_calltree_opts o[FZ_NR_TREES] = {
+		{ .format = KMAG_CALLTREE_TEXT, .source = "a\"</script>" },
+		{ .format = KMAG_CALLTREE_JSON, .limit = 2000 },
+		{ .format = KMAG_CALLTREE_TEXT, .errors = true, .max_depth = 4 },
+	};
+	struct kmag_err err = { 0 };
+	int i;
+
+	for (i = 0; i < FZ_NR_TREES; i++) {
+		struct fz_tree *tr = &x->tree[i];
+
+		tr->f = open_memstream(&tr->buf, &tr->len);
+		if (tr->f && !(tr->ct = kmag_calltree_new(t, tr->f, &o[i], &err)))
+			tr->stopped = 1;
+	}
+}
+
+/* Finishes the printers and checks what they wrote (text as a terminal gets it, JSON Lines). */
+static inline void fz_trees_finish(struct fz_tee *x)
+{
+	struct kmag_err err = { 0 };
+	int i;
+
+	for (i = 0; i < FZ_NR_TREES; i++) {
+		struct fz_tree *tr = &x->tree[i];
+		const char *why = NULL;
+
+		if (tr->ct && !kmag_calltree_finish(tr->ct, &err) && !fflush(tr->f)) {
+			if (getenv("FUZZ_RENDER_VERBOSE"))
+				fprintf(stderr, "replay %d: %zu bytes\n", i, tr->len);
+			why = i == 1 ? fz_check_jsonl(tr->buf, tr->len) : fz_check_text(tr->buf, tr->len);
+		}
+		if (why) {
+			fprintf(stderr, "fuzz-render: replay %d: %s\n", i, why);
+			fwrite(tr->buf, 1, tr->len < 4096 ? tr->len : 4096, stderr);
+			abort();
+		}
+		kmag_calltree_free(tr->ct);
+		if (tr->f)
+			fclose(tr->f);
+		free(tr->buf);
+	}
+}
+
+/* kmag errors, as text and JSON */
+struct fz_errs {
+	const struct kmag_errors *e;
+	const struct kmag_symtab *st;
+};
+
+static inline int fz_errors_text(FILE *o, const void *c)
+{
+	const struct fz_errs *x = c;
+	struct kmag_errors_render_opts ro = { .format = KMAG_ERRORS_TEXT, .source = "x\x1b[31m" };
+
+	return kmag_errors_render(o, x->e, x->st, &ro);
+}
+
+static inline int fz_errors_json(FILE *o, const void *c)
+{
+	const struct fz_errs *x = c;
+	struct kmag_errors_render_opts ro = { .format = KMAG_ERRORS_JSON, .source = "x\"</script>",
+					      .types_from = "BTF of \"y\"" };
+
+	return kmag_errors_render(o, x->e, x->st, &ro);
 }
 
 /*
@@ -248,6 +340,7 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	struct kmag_callsample_opts so = { .slowest = 3, .failing = 3, .first = 2, .tree_max = 8,
 					   .budget = 64 };
 	struct kmag_callsample *calls = NULL;
+	struct kmag_errors *errs = NULL;
 	struct fz_tee tee = { 0 };
 	char *cbuf = NULL;
 	size_t clen = 0;
@@ -258,9 +351,12 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	tee.cg = kmag_cg_new(&copts);
 	calls = kmag_callsample_new(&so);
 	slow = kmag_slowest_new(5);
+	errs = kmag_errors_new(kmag_trace_symtab(t));
 	if (!tee.cg || !slow || kmag_slowest_subscribe(slow, kmag_cg_replay(tee.cg)) || !calls ||
-	    kmag_callsample_subscribe(calls, kmag_cg_replay(tee.cg)))
+	    kmag_callsample_subscribe(calls, kmag_cg_replay(tee.cg)) || !errs ||
+	    kmag_errors_subscribe(errs, kmag_cg_replay(tee.cg)))
 		goto out;
+	fz_trees_new(&tee, t);
 	if (kmag_trace_info(t)->tracer != KMAG_TRACER_FUNCTION && (cf = open_memstream(&cbuf, &clen))) {
 		struct kmag_chrome_opts co = { .stream = cf, .source = "src\"</script>" };
 
@@ -296,7 +392,15 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	if (other)
 		fz_pages(tee.cg, t, other, kmag_trace_symtab(t), NULL);
 	fz_flames(tee.cg, t);
+	if (!kmag_errors_finish(errs)) {
+		struct fz_errs x = { errs, kmag_trace_symtab(t) };
+
+		fz_render("errors text", fz_errors_text, &x, fz_check_text);
+		fz_render("errors json", fz_errors_json, &x, fz_check_json);
+	}
 out:
+	fz_trees_finish(&tee);
+	kmag_errors_free(errs);
 	kmag_chrome_free(tee.chrome);
 	if (cf)
 		fclose(cf);
