@@ -41,10 +41,12 @@ int kmag__keyed_set(struct keyed_names *kn, uint64_t key, const char *s, size_t 
 
 		if (strlen(old) == len && !memcmp(old, s, len))
 			return 0;
+		if (kmag__grow(&kn->retired, &kn->cap_retired, kn->nr_retired + 1, sizeof(char *)))
+			return -ENOMEM;
 		copy = strndup(s, len);
 		if (!copy)
 			return -ENOMEM;
-		free(old);
+		kn->retired[kn->nr_retired++] = old;	/* still borrowed by someone, maybe */
 		kn->names[*slot] = copy;
 		return 0;
 	}
@@ -76,6 +78,9 @@ void kmag__keyed_release(struct keyed_names *kn)
 	for (i = 0; i < kn->nr; i++)
 		free(kn->names[i]);
 	free(kn->names);
+	for (i = 0; i < kn->nr_retired; i++)
+		free(kn->retired[i]);
+	free(kn->retired);
 	u64map_release(&kn->map);
 	memset(kn, 0, sizeof(*kn));
 }

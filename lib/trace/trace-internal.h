@@ -27,11 +27,18 @@ struct tep_event;
 /* The parsed format of event @id (libtraceevent's), or NULL; borrowed, lives with @t. */
 struct tep_event *kmag__trace_event_format(struct kmag_trace *t, int id);
 
-/* Strings keyed by a number, the latest set winning: task names, argument names. */
+/*
+ * Strings keyed by a number, the latest set winning: task names, argument
+ * names. A replaced string stays allocated until the release, because
+ * callers hold the pointers they were given (kmag_trace_comm() promises
+ * them until kmag_trace_close()) while a task's name changes with exec().
+ */
 struct keyed_names {
 	struct u64map map;		/* key -> index into names */
 	char **names;			/* owned */
 	size_t nr, cap;
+	char **retired;			/* replaced strings; owned */
+	size_t nr_retired, cap_retired;
 };
 /* Sets @key's string to @len bytes of @s (a NUL inside ends it). 0 or -ENOMEM. */
 int kmag__keyed_set(struct keyed_names *kn, uint64_t key, const char *s, size_t len);
