@@ -226,7 +226,8 @@ int kmag_argstats_finish(struct kmag_argstats *s)
 		if (ss->nr_vals)
 			qsort(ss->vals, ss->nr_vals, sizeof(*ss->vals), by_count_desc);
 		ss->pub.nr_top = ss->nr_vals < KMAG_ARGSTAT_TOP ? ss->nr_vals : KMAG_ARGSTAT_TOP;
-		memcpy(ss->pub.top, ss->vals, ss->pub.nr_top * sizeof(*ss->vals));
+		if (ss->pub.nr_top)	/* (no values: vals may be NULL, which memcpy must not get) */
+			memcpy(ss->pub.top, ss->vals, ss->pub.nr_top * sizeof(*ss->vals));
 		u64map_release(&ss->index);
 		u64map_init(&ss->index);
 		if (!ss->pub.count)
