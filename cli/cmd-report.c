@@ -43,7 +43,7 @@ static const char report_usage[] =
 	"                            them (needs funcgraph-retval; text or json)\n"
 	"      --arg FUNC:ARG        a summary of argument ARG over FUNC's calls: count,\n"
 	"                            min, max, the most frequent values, a histogram by\n"
-	"                            power of two (funcgraph-args, Linux 6.16+; text or\n"
+	"                            power of two (funcgraph-args, Linux 6.15+; text or\n"
 	"                            json; repeatable)\n"
 	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 	"                            a vmlinux): names a trace.dat's arguments for --arg\n"

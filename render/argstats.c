@@ -86,7 +86,7 @@ int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
 			continue;
 		}
 		if (a->reg < 0) {
-			fprintf(out, ", but no argument named %s: the trace names none for it (a trace.dat: give --btf with the kernel's BTF; funcgraph-args needs Linux 6.16+)\n",
+			fprintf(out, ", but no argument named %s: the trace names none for it (a trace.dat: give --btf with the kernel's BTF; funcgraph-args needs Linux 6.15+)\n",
 				a->arg);
 			continue;
 		}

@@ -3,7 +3,7 @@
  * argstats.h - a summary of one argument of one function over its calls
  * (`kmag report --arg vfs_write:count`): count, min, max, mean, the most
  * frequent values and a power-of-two histogram, from the argument registers
- * function_graph saves (funcgraph-args, Linux 6.16+). Arguments are found by
+ * function_graph saves (funcgraph-args, Linux 6.15+). Arguments are found by
  * name: the trace's own (text) or its BTF's (kmag_trace_set_btf()).
  */
 #ifndef KMAG_ARGSTATS_H
