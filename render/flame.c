@@ -107,12 +107,15 @@ static void frame_fill(char *buf, size_t len, const char *name, uint32_t depth)
 
 static void put_label(FILE *out, const char *name, double w)
 {
-	int fit = (int)((w - 6) / CHAR_W);
+	double chars = (w - 6) / CHAR_W;
 	size_t len = strlen(name);
 	char buf[512];
+	int fit;
 
-	if (fit < 3)
+	/* (a width past INT_MAX, or NaN, must not reach the cast: undefined) */
+	if (!(chars >= 3))
 		return;
+	fit = chars > 65536 ? 65536 : (int)chars;
 	if (len <= (size_t)fit) {
 		render_fput_xml(out, name);
 		return;

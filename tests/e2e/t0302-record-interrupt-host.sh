@@ -77,8 +77,9 @@ stop top-term TERM events --top-instance $EV
 stop cmd INT pids $EV -- sleep 31.5
 t_eq "cmd: the command is not left running" "" "$(pgrep -f '^sleep 31.5$')"
 if [ -e $TR/uprobe_events ]; then
-	stop probe INT probes --uprobe "$KMAG:main" $EV
-	stop probe-on TERM tracing-on --uprobe "$KMAG:main" $EV
+	# (the kmag ELF itself: under KMAG_VALGRIND=1, $KMAG is a wrapper script)
+	stop probe INT probes --uprobe "${KMAG_REAL:-$KMAG}:main" $EV
+	stop probe-on TERM tracing-on --uprobe "${KMAG_REAL:-$KMAG}:main" $EV
 else
 	t_skip "interrupted with a uprobe" "no uprobe_events in $TR"
 fi
