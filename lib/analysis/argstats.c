@@ -10,6 +10,7 @@
 #include "kmag/btf.h"
 #include "kmag/symtab.h"
 #include "kmag/trace.h"
+#include "util/log2hist.h"
 #include "util/u64map.h"
 
 #define MAX_DISTINCT (1u << 16)
@@ -116,11 +117,6 @@ static void resolve(struct kmag_argstats *s, struct stat_state *ss, kmag_func_t 
 	}
 }
 
-static unsigned bit_length(uint64_t v)
-{
-	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
-}
-
 static int add_value(struct stat_state *ss, uint64_t v)
 {
 	struct kmag_argstat *a = &ss->pub;
@@ -140,18 +136,14 @@ static int add_value(struct stat_state *ss, uint64_t v)
 		if (a->count == 1 || x > (int64_t)a->max)
 			a->max = v;
 		a->sum += (double)x;
-		if (x < 0)
-			a->neg_hist[bit_length(-(uint64_t)v)]++;
-		else
-			a->hist[bit_length(v)]++;
 	} else {
 		if (v < a->min)
 			a->min = v;
 		if (a->count == 1 || v > a->max)
 			a->max = v;
 		a->sum += (double)v;
-		a->hist[bit_length(v)]++;
 	}
+	kmag__log2hist_add(a->hist, a->neg_hist, v, a->is_signed);
 	slot = u64map_get(&ss->index, v);
 	if (slot) {
 		ss->vals[*slot - 1].count++;

@@ -13,6 +13,7 @@
 #include "kmag/probes.h"
 #include "kmag/trace.h"
 #include "trace/trace-internal.h"
+#include "util/log2hist.h"
 #include "util/u64map.h"
 
 #define MAX_DISTINCT (1u << 16)	/* distinct values tracked per argument */
@@ -207,11 +208,6 @@ nomem:
 	return NULL;
 }
 
-static unsigned bit_length(uint64_t v)
-{
-	return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
-}
-
 static int add_arg(struct arg_state *as, struct kmag_probe_arg *pa, const struct kmag_event *ev)
 {
 	struct tep_format_field *f = as->field;
@@ -250,18 +246,14 @@ static int add_arg(struct arg_state *as, struct kmag_probe_arg *pa, const struct
 		if (s > (int64_t)pa->max)
 			pa->max = v;
 		pa->sum += (double)s;
-		if (s < 0)
-			pa->neg_hist[bit_length(-(uint64_t)v)]++;
-		else
-			pa->hist[bit_length(v)]++;
 	} else {
 		if (v < pa->min)
 			pa->min = v;
 		if (v > pa->max)
 			pa->max = v;
 		pa->sum += (double)v;
-		pa->hist[bit_length(v)]++;
 	}
+	kmag__log2hist_add(pa->hist, pa->neg_hist, v, pa->is_signed);
 	pv = value_slot(as, pa, v, NULL, 0, &err);
 	if (pv)
 		pv->count++;
