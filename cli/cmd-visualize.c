@@ -55,6 +55,10 @@ static const char visualize_usage[] =
 	"                            entry point down to where an error it returned was\n"
 	"                            born, as `kmag errors` finds them (needs\n"
 	"                            funcgraph-retval)\n"
+	"      --btf FILE            the kernel's return types for --errors (a copy of\n"
+	"                            /sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
+	"                            BTF a trace.dat stores): void and bool functions are\n"
+	"                            never error origins\n"
 	"\n" CLI_SYMMAP_HELP
 	"                            (calls through functions hidden by --filter-filepath\n"
 	"                            become dashed \"via N hidden\" edges)\n"
@@ -93,6 +97,8 @@ struct vis_opts {
 struct vis_errors {
 	struct cli_probe_hits *ph;
 	struct kmag_errors *e;
+	const char *btf_path;		/* --btf */
+	struct cli_errors_types types;	/* where the return types came from */
 };
 
 static int vis_after_open(void *ctx, struct kmag_trace *t)
@@ -102,6 +108,8 @@ static int vis_after_open(void *ctx, struct kmag_trace *t)
 
 	if (!ret && !(x->e = kmag_errors_new(kmag_trace_symtab(t))))
 		ret = cli_error("out of memory");
+	if (!ret)
+		ret = cli_errors_use_types(&x->types, x->e, t, x->btf_path);
 	return ret;
 }
 
@@ -196,6 +204,7 @@ static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_inpu
 		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
 		{ "errors", no_argument, NULL, OPT_ERRORS },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_BTF_LONGOPT,
 		CLI_INPUT_LONGOPTS,
 		CLI_MIN_DURATION_LONGOPT,
 		CLI_SYMMAP_LONGOPTS,
@@ -493,7 +502,12 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	}
 	in.build_cct = o.root != NULL;
+	if (in.btf_path && !o.errors) {
+		cli_symmap_release(&sym);
+		return cli_usage_error("visualize", "--btf gives the return types for --errors: add --errors");
+	}
 	if (o.errors) {
+		vx.btf_path = in.btf_path;
 		in.after_open = vis_after_open;
 		in.after_open_ctx = &vx;
 		in.with_graph = vis_errors_with_graph;
@@ -529,6 +543,9 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		ret = cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g.path);
 		goto out;
 	}
+	if (vx.e)
+		printf("error paths: return types %s%s\n", vx.types.from ? "from " : "",
+		       vx.types.from ? vx.types.from : "unknown (give --btf or a trace with BTF: a void or bool function may show as an origin)");
 	info = kmag_trace_info(g.trace);
 	printf("parsing completed, found %" PRIu64 " events", info->events);
 	if (info->lost)

@@ -167,6 +167,7 @@ t_exit "report --errors has no csv" 2 "$KMAG" report --errors --format csv "$D/f
 if t_has_feature graphviz; then
 	t_ok "visualize --errors" "$KMAG" visualize --errors --no-chart --max-nodes 0 -o "$T/e.dot" \
 		"$D/fg619-retval.txt"
+	cp "$T/ok.out" "$T/e.out"
 	t_eq "visualize --errors: the purple edges are the steps of the failed calls' chains" \
 		"$(python3 "$H" --edges "$D/fg619-retval.txt" | sort | tr '\n' ';')" \
 		"$(grep -o 'tooltip="[^"]*(on an error path)' "$T/e.dot" | sed 's/tooltip="//; s/: .*//; s/ -> / /' |
@@ -178,6 +179,27 @@ if t_has_feature graphviz; then
 	t_grep "visualize --errors: says errors needs funcgraph-retval" "$msg" "$T/err"
 	t_ok "visualize without --errors" "$KMAG" visualize --no-chart --max-nodes 0 -o "$T/n.dot" "$D/fg619-retval.txt"
 	t_nogrep "no purple without --errors" '7a0177' "$T/n.dot"
+	t_grep "visualize --errors without BTF: says the return types are unknown" \
+		'^error paths: return types unknown \(give --btf' "$T/e.out"
+	t_exit "visualize --btf without --errors: a usage error" 2 "$KMAG" visualize --btf x --no-chart \
+		-o "$T/b.dot" "$D/fg619-retval.txt"
+	t_grep "... that says --btf is for --errors" 'add --errors' "$T/err"
+	if t_has_feature btf; then
+		t_ok "visualize --errors --btf" "$KMAG" visualize --errors --btf "$T/vmlinux.btf" --no-chart \
+			--max-nodes 0 -o "$T/eb.dot" "$D/fg619-retval.txt"
+		t_grep "visualize --errors --btf: says where the return types came from" \
+			'^error paths: return types from BTF of .*vmlinux\.btf$' "$T/ok.out"
+		# void rcu_gpnum_ovf "returned" -839 under a failed openat: typed, it is no origin
+		# and no step of an error path; the failed calls' own chains stay purple
+		t_eq "visualize --errors --btf: the purple edges are still the failed calls' chains" \
+			"$(python3 "$H" --edges "$D/fg619-retval.txt" | sort | tr '\n' ';')" \
+			"$(grep -o 'tooltip="[^"]*(on an error path)' "$T/eb.dot" | sed 's/tooltip="//; s/: .*//; s/ -> / /' |
+				sort | tr '\n' ';')"
+		t_ok "visualize --errors of a trace.dat with its own BTF" "$KMAG" visualize --errors --no-chart \
+			--max-nodes 0 -o "$T/tc.dot" "$TRACES/6.19-tc34/tc34-args.dat"
+		t_grep "... takes the return types from it" '^error paths: return types from the BTF the trace stores$' \
+			"$T/ok.out"
+	fi
 else
 	t_skip "visualize --errors" "this kmag was built without graphviz"
 fi
