@@ -7,16 +7,61 @@
 
 #include "cli.h"
 #include "kmag/callsample.h"
+#include "kmag/errors.h"
 #include "kmag/render/explore.h"
 #include "kmag/report.h"
 
 #define KMAG_STR_(x) #x
 #define KMAG_STR(x) KMAG_STR_(x)
 
-/* The Calls view's sample subscribes to the graph's replay before the first event. */
+/* What the page collects next to the call graph. */
+struct html_extra {
+	struct kmag_callsample *calls;	/* the Calls view's sample */
+	struct cli_probe_hits *ph;
+	struct kmag_errors *errors;	/* the Errors panel's, made once the trace is open */
+	struct cli_errors_types types;	/* its return types */
+	const char *btf_path;		/* --btf */
+};
+
+static int html_after_open(void *ctx, struct kmag_trace *t)
+{
+	struct html_extra *hx = ctx;
+	int ret = cli_probe_hits_after_open(hx->ph, t);
+
+	if (ret)
+		return ret;
+	if (!(hx->errors = kmag_errors_new(kmag_trace_symtab(t))))
+		return cli_error("out of memory");
+	return cli_errors_use_types(&hx->types, hx->errors, t, hx->btf_path);
+}
+
+/* The Calls view's sample and the errors subscribe to the graph's replay before the first event. */
 static int calls_with_graph(void *ctx, struct kmag_cg *cg)
 {
-	return kmag_callsample_subscribe(ctx, kmag_cg_replay(cg)) ? cli_error("out of memory") : 0;
+	struct html_extra *hx = ctx;
+
+	if (kmag_callsample_subscribe(hx->calls, kmag_cg_replay(cg)) ||
+	    kmag_errors_subscribe(hx->errors, kmag_cg_replay(cg)))
+		return cli_error("out of memory");
+	return 0;
+}
+
+/* The Errors panel: where the errors were born, when the trace has return values. */
+static int html_errors(struct html_extra *hx, struct cli_graph *g, struct kmag_explore *x)
+{
+	int ret = kmag_errors_finish(hx->errors);
+
+	if (ret)
+		return cli_error("cannot find the errors of %s: %s", g->path, strerror(-ret));
+	if (!kmag_errors_stats(hx->errors)->calls_with_retval) {
+		if (hx->btf_path)
+			cli_warn("%s has no return values (funcgraph-retval, Linux 6.5+): the page shows no errors",
+				 g->path);
+		return 0;
+	}
+	x->errors = hx->errors;
+	x->errors_types = hx->types.from;
+	return 0;
 }
 
 static const char html_usage[] =
@@ -29,11 +74,18 @@ static const char html_usage[] =
 	"and opens each one's call tree: per function the " KMAG_STR(KMAG_CALLSAMPLE_SLOWEST) " slowest, the first\n"
 	KMAG_STR(KMAG_CALLSAMPLE_FAILING) " that returned an error and the first " KMAG_STR(KMAG_CALLSAMPLE_FIRST) " calls, trees of up to\n"
 	KMAG_STR(KMAG_CALLSAMPLE_TREE_MAX) " calls, " KMAG_STR(KMAG_CALLSAMPLE_BUDGET) " calls in all trees at most (the page says what it kept).\n"
+	"With return values (funcgraph-retval, Linux 6.5+) its Errors panel lists\n"
+	"where the errors were born, as `kmag errors` shows them, and the graph marks\n"
+	"the error paths in purple; a click on an origin shows its path.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output PATH         the page (default kmag.html; \"-\" = stdout)\n"
 	"      --focus FUNC          function shown first (default: the busiest)\n"
 	"      --title TEXT          page title\n"
+	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+	"                            a vmlinux; default: the BTF a trace.dat stores): the\n"
+	"                            return types of the Errors panel (void and bool\n"
+	"                            functions are no errors) and the arguments' names\n"
 	"\n" CLI_SYMMAP_HELP
 	"  (with a map, the page shows each function's file and line and can filter\n"
 	"  its table by path; --filter-filepath leaves the other functions out)\n"
@@ -50,6 +102,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		{ "focus", required_argument, NULL, OPT_FOCUS },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_BTF_LONGOPT,
 		CLI_INPUT_LONGOPTS,
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
@@ -57,10 +110,11 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	const char *output = "kmag.html", *focus = NULL, *title = NULL;
 	struct cli_symmap sm = { .cmd = "html" };
 	struct cli_probe_hits ph = { .sm = &sm };
-	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
-				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
-	struct kmag_explore x = { 0 };
 	struct kmag_callsample *calls = kmag_callsample_new(NULL);
+	struct html_extra hx = { .calls = calls, .ph = &ph };
+	struct cli_input in = { .unordered = false, .after_open = html_after_open,
+				.after_open_ctx = &hx, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
+	struct kmag_explore x = { 0 };
 	struct cli_out o;
 	struct cli_graph g = { 0 };
 	int opt, ret;
@@ -69,7 +123,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	if (!calls)
 		return cli_error("out of memory");
 	in.with_graph = calls_with_graph;
-	in.with_graph_ctx = calls;
+	in.with_graph_ctx = &hx;
 	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -102,8 +156,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		return ret;
 	}
 
+	hx.btf_path = in.btf_path;
 	ret = cli_load_graph("html", &in, &g);
-	if (ret)
+	if (ret || (ret = html_errors(&hx, &g, &x)))
 		goto out;
 	if (kmag_callsample_finish(calls)) {
 		ret = cli_error("out of memory");
@@ -148,6 +203,7 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		cli_warn_lost(x.info);
 	}
 out:
+	kmag_errors_free(hx.errors);
 	kmag_callsample_free(calls);
 	cli_probe_hits_release(&ph);
 	cli_symmap_release(&sm);

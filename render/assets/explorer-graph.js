@@ -12,9 +12,17 @@ var KG = (function () {
 
 	// Graph g: {n, src[], dst[], outs[v] = [edge...], ins[v] = [edge...], ew[e] (rank weight)}.
 	// Returns {nodes: [{v, layer}], more: [{parent, layer, count, dir}], layerOf: Map}.
-	function neighbourhood(g, focus, up, down, fanout, maxNodes) {
+	// path: optional nodes drawn whatever the budget, at their layers ([{v, layer}]: an
+	// error's chain from its entry point down to the focus, explorer-errors.js).
+	function neighbourhood(g, focus, up, down, fanout, maxNodes, path) {
 		var layerOf = new Map(), nodes = [{ v: focus, layer: 0 }], more = [];
 		layerOf.set(focus, 0);
+		(path || []).forEach(function (p) {
+			if (!layerOf.has(p.v)) {
+				layerOf.set(p.v, p.layer);
+				nodes.push({ v: p.v, layer: p.layer });
+			}
+		});
 		function expand(frontier, dir, depth) {
 			var next = [];
 			for (var i = 0; i < frontier.length; i++) {
@@ -219,7 +227,7 @@ var KG = (function () {
 	// Draws the neighbourhood of `focus`. style: {fill(v), sub(v), nodeClass(v), edgeClass(e),
 	// edgeTitle(e), nodeTitle(v), edgeWidth(e)}; onPick(v) / onMore(m) on clicks.
 	View.prototype.draw = function (g, focus, opts, style, onPick, onMore) {
-		var hood = neighbourhood(g, focus, opts.up, opts.down, opts.fanout, opts.maxNodes);
+		var hood = neighbourhood(g, focus, opts.up, opts.down, opts.fanout, opts.maxNodes, opts.path);
 		var lay = layout(g, hood, style.sub), vp = this.vp, self = this;
 		while (vp.firstChild)
 			vp.removeChild(vp.firstChild);
@@ -290,7 +298,7 @@ var KG = (function () {
 		this.bounds = lay.bounds;
 		var fi = lay.idx.get(focus);
 		this.focusBox = fi ? { x: fi.x, y: fi.y, w: fi.w } : null;
-		this.fit(false);
+		this.fit(!!opts.path);	// a path drawn in is seen whole
 		return { nodes: hood.nodes.length, more: hood.more.reduce(function (s, m) { return s + m.count; }, 0),
 			 edges: lay.edges.length };
 	};

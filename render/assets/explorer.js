@@ -2,12 +2,12 @@
 // explorer.js - kmag's interactive call-graph page: reads the embedded data,
 // fills the header (trace facts, lost events, filters), and wires the search
 // with completion, the details of the focused function, the neighbourhood
-// graph (explorer-graph.js), the sortable, filterable function table and the
-// Calls view (explorer-calls.js).
+// graph (explorer-graph.js), the sortable, filterable function table, the
+// Calls view (explorer-calls.js) and the Errors panel (explorer-errors.js).
 // Everything is built with textContent/setAttribute: names are never markup.
 "use strict";
 (function () {
-	var D, G, N, diff, view, calls, current = -1;
+	var D, G, N, diff, view, calls, errs, current = -1;
 	var STATUS = ["same", "grew", "shrank", "added", "removed"];
 
 	function $(id) { return document.getElementById(id); }
@@ -189,6 +189,7 @@
 							  "calls: " + fmtCount(G.heatMin)) + " (log)"));
 		box.appendChild(bar);
 		box.appendChild(document.createTextNode(D.hasTime ? fmtNs(G.heatMax) : fmtCount(G.heatMax)));
+		errs.legend(box);
 	}
 
 	// ---- search with completion ----
@@ -345,17 +346,19 @@
 				return fmtCount(D.fnA.calls[v]) + " \u2192 " + fmtCount(D.fn.calls[v]) + " calls";
 			return fmtCount(D.fn.calls[v]) + " calls" + (D.hasTime ? " \u00b7 " + fmtNs(D.fn.total[v]) : "");
 		},
-		nodeClass: function (v) { return diff ? " " + STATUS[D.status[v]] : probeHits(v) ? " probed" : ""; },
+		nodeClass: function (v) {
+			return diff ? " " + STATUS[D.status[v]] : (probeHits(v) ? " probed" : "") + errs.nodeClass(v);
+		},
 		nodeTitle: function (v) {
 			var s = G.name[v] + "\n" + style.sub(v);
 			if (source(v))
 				s += "\n" + source(v);
 			if (probeHits(v))
 				s += "\nprobe: " + fmtCount(probeHits(v)) + " hits";
-			return s;
+			return s + errs.nodeTitle(v);
 		},
 		edgeClass: function (e) {
-			var c = irq(e) ? " irq" : "";
+			var c = (irq(e) ? " irq" : "") + errs.edgeClass(e);
 			if (diff) {
 				var s = D.edgeStatus[e];
 				c += s === 1 || s === 3 ? " grow" : s === 2 || s === 4 ? " shrink" : "";
@@ -385,6 +388,7 @@
 		var info = view.draw(G, current, {
 			up: num("depth-up", 0, 8), down: num("depth-down", 0, 8),
 			fanout: num("fanout", 1, 200), maxNodes: num("max-nodes", 10, 2000),
+			path: errs.pathFor(current),
 		}, style, go, function () {
 			$("fanout").value = Math.min(200, num("fanout", 1, 200) * 2);
 			drawGraph();
@@ -397,6 +401,7 @@
 		if (v < 0 || v >= N)
 			return;
 		current = v;
+		errs.focused(v);
 		details(v);
 		drawGraph();
 		markRow();
@@ -648,6 +653,8 @@
 		build();
 		tm.build = performance.now();
 		header();
+		errs = KE.setup(D, { $: $, make: make, fmtNs: fmtNs, fmtCount: fmtCount, jump: jump,
+				     outs: function (v) { return G.outs[v]; } });
 		legend();
 		view = new KG.View($("graph"), $("viewport"));
 		var s = $("search");

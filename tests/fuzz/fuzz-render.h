@@ -7,9 +7,9 @@
  * the cairo chart, the HTML explorer, the diff of the graph with itself and
  * with an empty graph (text, JSON, DOT, page), flame SVG and folded, the
  * slowest calls as text and JSON, kmag replay's call trees (text, JSON Lines,
- * --errors) and kmag errors (text, JSON). Outputs go to memory (checked with
- * fuzz-check.h, abort() on malformed output) or to /dev/null (Graphviz and
- * cairo write to paths).
+ * --errors), kmag errors (text, JSON) and the explorer with its Errors panel.
+ * Outputs go to memory (checked with fuzz-check.h, abort() on malformed
+ * output) or to /dev/null (Graphviz and cairo write to paths).
  *
  * Graphviz renders DOT only: an SVG needs a layout per input (dot or sfdp),
  * which takes 10-1000x longer than everything else together and is
@@ -397,6 +397,12 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 
 		fz_render("errors text", fz_errors_text, &x, fz_check_text);
 		fz_render("errors json", fz_errors_json, &x, fz_check_json);
+		/* the explorer page with its Errors panel and error paths */
+		struct kmag_explore ex = { .cg = tee.cg, .st = kmag_trace_symtab(t),
+					   .info = kmag_trace_info(t), .input = "e</script>",
+					   .errors = errs, .errors_types = "BTF of \"</script>\x01" };
+
+		fz_render("explorer errors", fz_explore, &ex, fz_check_html);
 	}
 out:
 	fz_trees_finish(&tee);

@@ -15,6 +15,7 @@
 #include "../callgraph.h"
 #include "../callsample.h"
 #include "../cgdiff.h"
+#include "../errors.h"
 #include "../kmag.h"
 #include "../symtab.h"
 #include "../trace.h"
@@ -65,6 +66,15 @@ struct kmag_explore {
 	 */
 	const struct kmag_callsample *calls;
 	const struct kmag_trace *trace;
+	/*
+	 * Optional (graph pages only): where the trace's errors were born,
+	 * finished (kmag_errors_finish()), for the Errors panel and the error
+	 * paths marked in the graph; NULL or an analysis without return values
+	 * shows neither. errors_types says where the return types came from
+	 * ("BTF of FILE"), NULL = unknown.
+	 */
+	const struct kmag_errors *errors;
+	const char *errors_types;
 };
 
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */
