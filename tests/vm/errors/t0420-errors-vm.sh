@@ -7,6 +7,12 @@
 # of `trace-cmd report -R` (tests/e2e/helpers/fg-errors.py --raw), and each
 # against the 6.19 source (why the kernel fails there: see
 # tests/e2e/t0880-errors.sh, which checks the same four on the fixtures).
+# Then kmag's own recording with arguments and call sites (one round, dd
+# bs=12345): vfs_write's count is the workload's block size, named from the
+# BTF kmag stored; ksys_write's call sites of vfs_write are lines inside
+# ksys_write by binutils' addr2line on the kernel's vmlinux (with DWARF:
+# ../shared/kernels/vmlinux-6.19.0.xz or $KMAG_SHARED_KERNELS; those checks
+# are skipped without it).
 # The kernel: $KMAG_KERNEL_619, else ../shared/kernels/vmlinuz-6.19.0 beside
 # the source tree, else the VM cache's 6.19/vmlinuz; skipped without one.
 . "$(dirname "$0")/../../e2e/lib.sh"
@@ -88,4 +94,44 @@ for p in '__x64_sys_openat -2' '__x64_sys_mkdir -17' 'ksys_write -9' '__x64_sys_
 	if [ "$n" -ge 2 ]; then t_pass "$p: the workload's two rounds failed ($n times)"; else
 		t_fail "$p: the workload's two rounds failed" "$n times in trace-cmd's events"; fi
 done
+# --- kmag record --args: arguments named from the stored BTF, call sites as lines ---
+t_eq "kmag record --args of one round (dd bs=12345) exits 0" 0 "$(cat "$O/args.rc")"
+if t_has_feature btf; then
+	t_ok "report --comm dd --arg vfs_write:count" "$KMAG" report --comm dd --arg vfs_write:count \
+		-F json "$O/args.dat"
+	t_eq "dd's block size reaches vfs_write's count, named from the trace's BTF" "true 12345" \
+		"$(python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["args"][0]
+print(str(a["named"]).lower(), " ".join(str(t["value"]) for t in a["top"] if t["value"] == 12345))' "$T/ok.out")"
+else
+	t_skip "vfs_write's count named" "this kmag was built without btf"
+fi
+xzv=""
+for d in "${KMAG_SHARED_KERNELS:-}" "$SRCDIR/../shared/kernels" "$SRCDIR/../../shared/kernels"; do
+	[ -n "$d" ] && [ -f "$d/vmlinux-6.19.0.xz" ] && { xzv=$d/vmlinux-6.19.0.xz; break; }
+done
+if [ -n "$xzv" ] && t_has_feature libdw && command -v addr2line >/dev/null; then
+	xz -dc "$xzv" >"$T/vmlinux"
+	t_ok "replay --vmlinux -F json" "$KMAG" replay --vmlinux "$T/vmlinux" -F json -o "$T/r.json" "$O/args.dat"
+	grep '"function":"vfs_write"' "$T/r.json" | grep -oE '"call_site":"ksys_write[^"]*","call_site_line":"[^"]*"' |
+		sort -u >"$T/sites"
+	base=$(nm "$T/vmlinux" | awk '$3 == "ksys_write" {print $1; exit}')
+	checked=0
+	while read -r site; do
+		off=$(sed -E 's/.*"call_site":"ksys_write\+(0x[0-9a-f]+)".*/\1/' <<<"$site")
+		line=$(sed -E 's/.*"call_site_line":"([^"]*)".*/\1/' <<<"$site")
+		# the call instruction is the byte before the return address
+		mapfile -t a2l < <(addr2line -f -e "$T/vmlinux" "$(printf '%x' $((0x$base + off - 1)))")
+		t_eq "ksys_write+$off: a line inside ksys_write (addr2line)" ksys_write "${a2l[0]}"
+		case "${a2l[1]}" in
+		*/"$line") t_pass "ksys_write+$off: kmag's line $line is addr2line's" ;;
+		*) t_fail "ksys_write+$off: kmag's line is addr2line's" "kmag: $line" "addr2line: ${a2l[1]}" ;;
+		esac
+		checked=$((checked + 1))
+	done <"$T/sites"
+	t_ok "vfs_write's call sites in ksys_write found and checked" test "$checked" -gt 0
+else
+	t_skip "call site lines" "no vmlinux-6.19.0.xz, libdw or addr2line"
+fi
 t_done

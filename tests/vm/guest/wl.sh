@@ -11,6 +11,8 @@
 #                   directory (EEXIST), write to a read-only descriptor
 #                   (EBADF), an ioctl the file does not support (ENOTTY),
 #                   between successful reads and writes (dd 4 KiB).
+#   wl.sh errors N BYTES   the same, the dd writing one block of BYTES (the
+#                   block size reaches vfs_write's count argument).
 #   wl.sh busy N    N rounds of a tight cat /proc/version + ls / loop (used to
 #                   overflow small ring buffers).
 kind=${1:-basic}
@@ -51,7 +53,7 @@ errors)
         mkdir $d 2>/dev/null
         (exec 3<$d/ro; echo x >&3) 2>/dev/null
         stty -F $d/ro 2>/dev/null
-        dd if=/dev/zero of=$d/f bs=4k count=1 2>/dev/null
+        dd if=/dev/zero of=$d/f bs=${3:-4k} count=1 2>/dev/null
         cat $d/f >/dev/null
         r=$((r + 1))
     done
