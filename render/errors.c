@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmag/render/errors.h"
@@ -42,16 +43,18 @@ static void text_chain(FILE *out, const struct kmag_error_group *g, const struct
 			fputs(" > ", out);
 		if (g->chain_cut && i == 1)
 			fputs("... > ", out);
-		fputs(fname(st, l->func), out);
+		render_fput_text(out, fname(st, l->func));
 		if (l->duration != KMAG_DURATION_NONE)
 			fprintf(out, " %s", kmag_format_duration(d, sizeof(d), l->duration));
 		if (l->returned_err)	/* the calls that returned the error */
 			fprintf(out, " =-%d", g->errnum);
 	}
 	fputc('\n', out);
-	if (g->after != KMAG_FUNC_NONE)
-		fprintf(out, "        (its caller had called %s before, which returned -%d too)\n",
-			fname(st, g->after), g->errnum);
+	if (g->after != KMAG_FUNC_NONE) {
+		fputs("        (its caller had called ", out);
+		render_fput_text(out, fname(st, g->after));
+		fprintf(out, " before, which returned -%d too)\n", g->errnum);
+	}
 }
 
 static void render_text(FILE *out, const struct kmag_errors *e, const struct kmag_symtab *st,
@@ -61,10 +64,10 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 	char lab[48];
 	size_t i, w = 6, we = 5;
 
-	if (o->types_from)
-	{
-		fprintf(out, "# return types: %s (void, bool and unsigned returns are no errors, pointers only as ERR_PTR)\n",
-			o->types_from);
+	if (o->types_from) {
+		fputs("# return types: ", out);
+		render_fput_text(out, o->types_from);	/* "BTF of PATH": any bytes */
+		fputs(" (void, bool and unsigned returns are no errors, pointers only as ERR_PTR)\n", out);
 		if (s->untyped_returns)
 			fprintf(out, "# %" PRIu64 " error returns of functions it does not describe are read as funcgraph-retval prints them\n",
 				s->untyped_returns);
@@ -79,8 +82,10 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 	}
 	for (i = 0; i < n; i++) {
 		const struct kmag_error_group *g = kmag_errors_group(e, i);
-		size_t l = strlen(fname(st, g->origin));
+		char *tmp = NULL;
+		size_t l = strlen(render_text_safe(fname(st, g->origin), &tmp));
 
+		free(tmp);
 		w = l > w ? l : w;
 		errno_label(lab, sizeof(lab), g->errnum);
 		we = strlen(lab) > we ? strlen(lab) : we;
@@ -89,10 +94,15 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 		"entry point (times it returned the error)");
 	for (i = 0; i < n; i++) {
 		const struct kmag_error_group *g = kmag_errors_group(e, i);
+		char *tmp = NULL;
 
+		/* names as a terminal may show them (render_fput_text): any bytes */
 		errno_label(lab, sizeof(lab), g->errnum);
-		fprintf(out, "%7" PRIu64 "  %-*s  %-*s  %s (%" PRIu64 ")\n", g->count, (int)we, lab,
-			(int)w, fname(st, g->origin), fname(st, g->entry), g->reached);
+		fprintf(out, "%7" PRIu64 "  %-*s  %-*s  ", g->count, (int)we, lab, (int)w,
+			render_text_safe(fname(st, g->origin), &tmp));
+		free(tmp);
+		render_fput_text(out, fname(st, g->entry));
+		fprintf(out, " (%" PRIu64 ")\n", g->reached);
 		text_chain(out, g, st);
 	}
 }

@@ -182,8 +182,10 @@ static void profile_sources(FILE *out, const struct kmag_trace_info *info, const
 
 	fprintf(out, "# events:  %s in %zu recording%s", events, info->nr_sources,
 		info->nr_sources == 1 ? "" : "s");
-	for (i = 0; i < info->nr_sources && i < 8; i++)
-		fprintf(out, "%s%s", i ? ", " : ": ", info->sources[i].name);
+	for (i = 0; i < info->nr_sources && i < 8; i++) {
+		fputs(i ? ", " : ": ", out);
+		render_fput_text(out, info->sources[i].name);
+	}
 	if (i < info->nr_sources)
 		fprintf(out, " and %zu more", info->nr_sources - i);
 }
@@ -212,7 +214,9 @@ static void profile_kernels(FILE *out, const struct kmag_trace_info *info)
 			continue;
 		for (j = i, n = 0; j < info->nr_sources; j++)
 			n += !strcmp(a, release_of(&info->sources[j], b));
-		fprintf(out, "%s %s (%zu recording%s)", i ? "," : "", a, n, n == 1 ? "" : "s");
+		fputs(i ? ", " : " ", out);
+		render_fput_text(out, a);
+		fprintf(out, " (%zu recording%s)", n, n == 1 ? "" : "s");
 	}
 	fputc('\n', out);
 }
@@ -224,18 +228,26 @@ static void header(FILE *out, const struct kmag_report *r)
 	char a[64], b[64];
 	int i, shown = 0;
 
-	fprintf(out, "# kmag report: %s\n", r->input ? r->input : "-");
+	/* the file's path and what the trace.dat says (uname, clock): any bytes */
+	fputs("# kmag report: ", out);
+	render_fput_text(out, r->input ? r->input : "-");
+	fputc('\n', out);
 	fprintf(out, "# input:   %s", kmag_input_format_name(info->format));
 	if (info->file_version)
 		fprintf(out, " v%d", info->file_version);
 	if (info->compression && strcmp(info->compression, "none"))
 		fprintf(out, " (%s)", info->compression);
 	fprintf(out, ", tracer %s", kmag_tracer_name(info->tracer));
-	if (info->clock)
-		fprintf(out, ", clock %s", info->clock);
+	if (info->clock) {
+		fputs(", clock ", out);
+		render_fput_text(out, info->clock);
+	}
 	fputc('\n', out);
-	if (info->uname)
-		fprintf(out, "# kernel:  %s\n", info->uname);
+	if (info->uname) {
+		fputs("# kernel:  ", out);
+		render_fput_text(out, info->uname);
+		fputc('\n', out);
+	}
 	else if (info->format == KMAG_INPUT_PROFILE && info->nr_sources)
 		profile_kernels(out, info);
 	fmt_count(a, sizeof(a), info->events);
@@ -287,8 +299,11 @@ static void header(FILE *out, const struct kmag_report *r)
 		fprintf(out, "# time:    %.6f .. %.6f s (%s)\n", (double)info->first_ts / 1e9,
 			(double)info->last_ts / 1e9,
 			kmag_format_duration(b, sizeof(b), info->last_ts - info->first_ts));
-	if (r->filters && *r->filters)
-		fprintf(out, "# filters: %s\n", r->filters);
+	if (r->filters && *r->filters) {
+		fputs("# filters: ", out);
+		render_fput_text(out, r->filters);
+		fputc('\n', out);
+	}
 	fmt_count(a, sizeof(a), sum->incomplete_calls);
 	fprintf(out, "# graph:   %zu functions, %zu call edges, %s incomplete calls%s\n",
 		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
@@ -395,8 +410,11 @@ int kmag_report_text(FILE *out, const struct kmag_report *r)
 				 e->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "");
 			row(out, r, &e->st, label, nodes[other].func, has_time);
 			if (r->call_sites && r->call_sites(r->call_sites_ctx, nodes[e->caller].func,
-							   nodes[e->callee].func, label, sizeof(label)))
-				fprintf(out, "#%67s called from %s\n", "", label);
+							   nodes[e->callee].func, label, sizeof(label))) {
+				fprintf(out, "#%67s called from ", "");
+				render_fput_text(out, label);	/* DWARF's file names */
+				fputc('\n', out);
+			}
 		}
 		/* the cut is said, as in the functions table */
 		if (r->limit && count > r->limit)
