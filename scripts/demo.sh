@@ -22,6 +22,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/trace.dat
 
 MAP_ARGS=()
+BTF_ARGS=()
 echo "== recording"
 # the workload: list and read files, so the VFS and page cache show up
 WORKLOAD=(sh -c 'ls -lR /usr/share/doc >/dev/null 2>&1; cat /etc/os-release /proc/version >/dev/null; dd if=/dev/zero of=/tmp/kmag-demo.$$ bs=64k count=16 2>/dev/null; rm -f /tmp/kmag-demo.$$')
@@ -56,7 +57,28 @@ echo "== kmag html, flame"
 "$KMAG" flame -o "$OUT/flame.svg" "$OUT/trace.dat"
 
 echo
+echo "== kmag errors (where the failed calls' errors were born; needs return values)"
+ERR_TRACE=$OUT/trace.dat
+if ! "$KMAG" errors --limit 6 "$ERR_TRACE" >"$OUT/errors.txt" 2>"$OUT/errors.err"; then
+	echo "$(tail -1 "$OUT/errors.err" | sed 's/^kmag: //')"
+	ERR_TRACE=tests/fixtures/traces/6.19/fg619-args.dat
+	echo "using a real Linux 6.19 trace with return values, call sites and arguments: $ERR_TRACE"
+	echo "(a workload that fails in four known places; provenance in tests/fixtures/traces/6.19/README.md)"
+	# that kernel's BTF: argument names and return types (void is never an error)
+	if "$KMAG" --version | grep -q '^features:.* +btf'; then
+		xz -dc tests/fixtures/btf/vmlinux-6.19.btf.xz >"$OUT/vmlinux-6.19.btf"
+		BTF_ARGS=(--btf "$OUT/vmlinux-6.19.btf")
+	fi
+	"$KMAG" errors "${BTF_ARGS[@]}" --limit 6 "$ERR_TRACE" >"$OUT/errors.txt"
+fi
+cat "$OUT/errors.txt"
+echo
+echo "== kmag replay --errors (the failed calls in time order, as the kernel prints them)"
+"$KMAG" replay "${BTF_ARGS[@]}" --errors --limit 12 "$ERR_TRACE"
+"$KMAG" html "${BTF_ARGS[@]}" -o "$OUT/errors.html" "$ERR_TRACE" >/dev/null
+
+echo
 echo "done ($SOURCE). Open:"
-for f in callgraph.pdf callgraph.png function-calls.png kmag.html flame.svg; do
+for f in callgraph.pdf callgraph.png function-calls.png kmag.html flame.svg errors.html; do
 	printf '  %s\n' "$OUT/$f"
 done
