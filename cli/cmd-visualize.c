@@ -448,7 +448,7 @@ out:
 
 static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
 		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters,
-		      struct cli_probe_hits *ph, const struct kmag_errors *errors)
+		      struct cli_probe_hits *ph, const struct vis_errors *vx)
 {
 	struct kmag_graph_doc doc = {
 		.cg = g->cg,
@@ -461,7 +461,8 @@ static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
 		.srcline = vis_sources_srcline,
 		.srcline_ctx = src,
 		.layout = o->layout,
-		.errors = errors,
+		.errors = vx->e,
+		.errors_types = vx->types.from,
 	};
 	struct kmag_err err = { 0 };
 
@@ -606,7 +607,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
 		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
 		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
-	ret = draw_graph(&g, &o, view, &src, filters, &ph, vx.e);
+	ret = draw_graph(&g, &o, view, &src, filters, &ph, &vx);
 	t4 = now_s();
 	if (cli->verbose)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",

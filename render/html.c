@@ -516,6 +516,7 @@ int kmag_render_explorer(const struct kmag_graph_doc *doc, const char *path, con
 		.cg = doc->cg, .st = doc->st, .info = doc->info, .input = doc->input,
 		.filters = doc->filters, .srcline = doc->srcline, .srcline_ctx = doc->srcline_ctx,
 		.probe_hits = doc->probe_hits, .probe_hits_ctx = doc->probe_hits_ctx,
+		.errors = doc->errors, .errors_types = doc->errors_types,
 	};
 
 	(void)format;

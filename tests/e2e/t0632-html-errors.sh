@@ -94,6 +94,22 @@ else
 	t_skip "html --btf" "this kmag was built without btf"
 fi
 
+# --- visualize --errors -o PAGE.html: the same page with the same errors ---
+t_ok "visualize --errors -o x.html" "$KMAG" visualize --errors --no-chart -o "$T/vis.html" "$D/fg619-retval.dat"
+t_eq "its Errors panel has html's groups" "$(python3 "$HD" "$P" groups)" "$(python3 "$HD" "$T/vis.html" groups)"
+t_eq "and the kernel's failed chains" "$(python3 "$FGE" "$D/fg619-retval.txt" | sort | tr '\n' ';')" \
+	"$(python3 "$HD" "$T/vis.html" chains | sort | tr '\n' ';')"
+t_ok "visualize -o x.html without --errors" "$KMAG" visualize --no-chart -o "$T/vis2.html" "$D/fg619-retval.dat"
+t_eq "has no errors (visualize marks them on request only)" no "$(python3 "$HD" "$T/vis2.html" has-errors)"
+if t_has_feature btf; then
+	t_ok "visualize --errors --btf -o x.html" "$KMAG" visualize --errors --btf "$T/vmlinux.btf" --no-chart \
+		-o "$T/vis3.html" "$D/fg619-retval.txt"
+	t_eq "the page says where the return types came from" "BTF of $T/vmlinux.btf" \
+		"$(python3 "$HD" "$T/vis3.html" types)"
+	t_eq "and has the groups of html --btf" "$(python3 "$HD" "$T/btf.html" groups)" \
+		"$(python3 "$HD" "$T/vis3.html" groups)"
+fi
+
 # --- traces without return values: no errors, nothing invented ---
 for f in fg-2cpu-v6.dat fg-text-6.12.txt fn-text.txt; do
 	p=$(fixture_trace "$f")

@@ -43,6 +43,8 @@ struct kmag_graph_doc {
 	void *probe_hits_ctx;
 	/* error paths to mark (kmag_errors_path_edge/_origin), finished; may be NULL */
 	const struct kmag_errors *errors;
+	/* where their return types came from ("BTF of FILE"), NULL = unknown (the HTML page says so) */
+	const char *errors_types;
 };
 
 /* Writes one picture of @doc to @path in @format. Returns 0 or -errno with @err set. */
