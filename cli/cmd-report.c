@@ -37,8 +37,9 @@ static const char report_usage[] =
 	"                            hits per probe, and per argument min, max, mean,\n"
 	"                            the most frequent values and a histogram (text or\n"
 	"                            json)\n"
-	"      --slowest N           the N longest calls with their call chains\n"
-	"                            (function_graph traces; text or json)\n"
+	"      --slowest N           the N longest calls with their call chains, and\n"
+	"                            where recorded their arguments, return values and\n"
+	"                            call sites (function_graph traces; text or json)\n"
 	"      --errors              where the errors were born, as `kmag errors` shows\n"
 	"                            them (needs funcgraph-retval; text or json)\n"
 	"      --arg FUNC:ARG        a summary of argument ARG over FUNC's calls: count,\n"
@@ -47,8 +48,10 @@ static const char report_usage[] =
 	"                            json; repeatable)\n"
 	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 	"                            a vmlinux): names a trace.dat's arguments for --arg\n"
-	"      --vmlinux FILE        the kernel's vmlinux with DWARF: --callers shows each\n"
-	"                            caller's call sites as source lines (funcgraph-retaddr)\n"
+	"                            and --slowest\n"
+	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
+	"                            (funcgraph-retaddr) as source lines, per caller with\n"
+	"                            --callers/--callees, per call with --slowest\n"
 	CLI_MIN_DURATION_HELP
 	"\n" CLI_SYMMAP_HELP
 	"\n" CLI_INPUT_HELP
@@ -73,6 +76,7 @@ struct report_extra {
 	size_t nr_arg_specs;
 	struct kmag_argstats *argstats;
 	const char *vmlinux;		/* --vmlinux */
+	bool want_callsites;		/* --vmlinux with --callers/--callees */
 	struct kmag_srclines *lines;
 	struct kmag_callsites *callsites;
 };
@@ -93,7 +97,7 @@ static int report_after_open(void *ctx, struct kmag_trace *t)
 	}
 	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
 		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
-	if (x->lines && !(x->callsites = kmag_callsites_new(kmag_trace_symtab(t), x->lines)))
+	if (x->want_callsites && !(x->callsites = kmag_callsites_new(kmag_trace_symtab(t), x->lines)))
 		return cli_error("out of memory");
 	if (x->nr_arg_specs) {
 		struct kmag_err err = { 0 };
@@ -239,6 +243,11 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 	/* one view at a time; which formats each view has: cli/formats.c */
 	if (x->want_probes + !!a->slowest + !!a->focus + x->want_errors + !!x->nr_arg_specs > 1)
 		return cli_usage_error("report", "--probes, --slowest, --errors, --arg and --callers/--callees are separate views: give one");
+	/* options that only some views use: refused elsewhere rather than ignored */
+	if (x->vmlinux && !a->slowest && !a->focus)
+		return cli_usage_error("report", "--vmlinux shows call sites with --callers, --callees or --slowest: add one");
+	if (a->slowest && sm->filepath)
+		return cli_usage_error("report", "--filter-filepath filters the functions table, not the --slowest calls: leave it out");
 	if (x->want_errors && (ret = cli_format_check("report", "--errors", a->format)))
 		return ret;
 	if (x->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format)))
@@ -285,9 +294,11 @@ static int print_slowest(struct report_extra *x, struct cli_graph *g, const char
 
 	kmag_slowest_finish(x->slowest);
 	if (!strcmp(format, "json"))
-		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace,
+					x->lines);
 	else
-		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace);
+		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace,
+					x->lines);
 	return cli_write_error(NULL, ret);
 }
 
@@ -423,6 +434,7 @@ int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 
 		if (!(x.lines = kmag_srclines_open(x.vmlinux, &err)))
 			return cli_lib_error(&err, "cannot read the vmlinux");
+		x.want_callsites = a.focus != NULL;	/* --slowest resolves its calls' own */
 	}
 	if (a.slowest || x.nr_arg_specs || x.vmlinux) {
 		in.with_graph = slowest_with_graph;

@@ -131,3 +131,20 @@ size_t kmag_fmt_call_site(char *buf, size_t size, const char *caller, uint32_t c
 		APPEND(buf, size, len, "%s+0x%x", caller, caller_off);
 	return len;
 }
+
+size_t kmag_fmt_retval(char *buf, size_t size, const struct kmag_call *call)
+{
+	int64_t e = call->has_retval ? kmag_call_errno(call->retval) : 0;
+	const char *name = e ? strerrorname_np((int)-e) : NULL;
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (!call->has_retval)
+		return 0;
+	if (e)
+		APPEND(buf, size, len, "%lld%s%s", (long long)e, name ? " " : "", name ? name : "");
+	else
+		APPEND(buf, size, len, "0x%llx", (unsigned long long)call->retval);
+	return len;
+}

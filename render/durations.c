@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * durations.c - `kmag report --slowest N`: the longest calls with their
- * call chains, as text or JSON.
+ * call chains, and where recorded their arguments, return values and call
+ * sites, as text or JSON.
  */
 #include <inttypes.h>
 
+#include "kmag/btf.h"
 #include "kmag/durations.h"
+#include "kmag/render/callfmt.h"
 #include "kmag/render/durations.h"
 #include "kmag/report.h"
+#include "kmag/srclines.h"
 #include "kmag/trace.h"
 #include "render-util.h"
 
@@ -28,8 +32,79 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
 }
 
+/* A return value worth showing: recorded, and not of a function BTF says returns void. */
+static bool shows_retval(const struct kmag_call *call, const struct kmag_trace *t)
+{
+	const struct kmag_btf_func *proto = t ? kmag_trace_arg_proto(t, call->func) : NULL;
+
+	return call->has_retval && !(proto && proto->ret.kind == KMAG_BTF_VOID);
+}
+
+/* The call site of chain entry @k as "ksys_write+0x71" in @buf; false when not recorded. */
+static bool chain_site(const struct kmag_slow_call *c, size_t k, const struct kmag_symtab *st,
+		       char *buf, size_t size)
+{
+	kmag_func_t caller = c->chain_sites ? c->chain_sites[k].caller : KMAG_FUNC_NONE;
+
+	if (caller == KMAG_FUNC_NONE)
+		return false;
+	kmag_fmt_call_site(buf, size, name_of(st, caller), c->chain_sites[k].caller_off);
+	return true;
+}
+
+/* Its source line "fs/read_write.c:738" in @buf through @lines; false when unknown. */
+static bool site_line(const struct kmag_call *call, const struct kmag_symtab *st,
+		      struct kmag_srclines *lines, char *buf, size_t size)
+{
+	return lines && call->caller != KMAG_FUNC_NONE && call->caller_off != KMAG_OFF_NONE &&
+	       kmag_srclines_call_site(lines, name_of(st, call->caller), call->caller_off, buf, size);
+}
+
+/*
+ * The slow call itself, where the trace recorded them: "vfs_write(file=0x..,
+ * count=0x1000, ..) = 0x1000" (or "returned 0x1000" without arguments) and
+ * "called from ksys_write+0x71 (fs/read_write.c:738)". Nothing otherwise.
+ */
+static void text_details(FILE *out, const struct kmag_slow_call *c, const struct kmag_symtab *st,
+			 const struct kmag_trace *t, struct kmag_srclines *lines)
+{
+	const struct kmag_call *call = &c->call;
+	bool ret = shows_retval(call, t);
+	char buf[1024];
+
+	/* a function without parameters shows as one that saved none */
+	bool args = call->nargs && kmag_fmt_trace_args(buf, sizeof(buf), call, t);
+
+	if (args) {
+		fputs("       ", out);
+		render_fput_text(out, name_of(st, c->func));
+		fputc('(', out);
+		render_fput_text(out, buf);
+		fputc(')', out);
+	} else if (ret) {
+		fputs("       returned", out);
+	}
+	if (ret) {
+		kmag_fmt_retval(buf, sizeof(buf), call);
+		fprintf(out, "%s%s", args ? " = " : " ", buf);
+	}
+	if (args || ret)
+		fputc('\n', out);
+	if (call->caller == KMAG_FUNC_NONE)
+		return;
+	kmag_fmt_call_site(buf, sizeof(buf), name_of(st, call->caller), call->caller_off);
+	fputs("       called from ", out);
+	render_fput_text(out, buf);
+	if (site_line(call, st, lines, buf, sizeof(buf))) {
+		fputs(" (", out);
+		render_fput_text(out, buf);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
 int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
-		      const struct kmag_trace *t)
+		      const struct kmag_trace *t, struct kmag_srclines *lines)
 {
 	size_t i, k, n = kmag_slowest_count(s);
 	char dur[32];
@@ -61,12 +136,55 @@ int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag
 			render_fput_text(out, name_of(st, c->chain[k]));
 		}
 		fputc('\n', out);
+		text_details(out, c, st, t, lines);
 	}
 	return render_status(out);
 }
 
+/* ,"call_site":..,"call_site_line":..,"args":..,"retval":.. where recorded, as kmag replay's */
+static void json_details(FILE *out, const struct kmag_slow_call *c, const struct kmag_symtab *st,
+			 const struct kmag_trace *t, struct kmag_srclines *lines)
+{
+	const struct kmag_call *call = &c->call;
+	char buf[1024];
+	size_t k;
+	bool any = false;
+
+	if (call->caller != KMAG_FUNC_NONE) {
+		kmag_fmt_call_site(buf, sizeof(buf), name_of(st, call->caller), call->caller_off);
+		fputs(",\"call_site\":", out);
+		kmag_fput_json_string(out, buf);
+		if (site_line(call, st, lines, buf, sizeof(buf))) {
+			fputs(",\"call_site_line\":", out);
+			kmag_fput_json_string(out, buf);
+		}
+	}
+	if (call->nargs && kmag_fmt_trace_args(buf, sizeof(buf), call, t)) {
+		fputs(",\"args\":", out);
+		kmag_fput_json_string(out, buf);
+	}
+	if (shows_retval(call, t)) {	/* an error as the kernel reads it, as replay's */
+		int64_t e = kmag_call_errno(call->retval);
+
+		fprintf(out, ",\"retval\":%" PRId64, e ? e : call->retval);
+	}
+	for (k = 0; k < c->nr_chain && !any; k++)
+		any = chain_site(c, k, st, buf, sizeof(buf));
+	if (!any)
+		return;
+	fputs(",\"chain_call_sites\":[", out);	/* one per chain entry, null when unknown */
+	for (k = 0; k < c->nr_chain; k++) {
+		fputs(k ? "," : "", out);
+		if (chain_site(c, k, st, buf, sizeof(buf)))
+			kmag_fput_json_string(out, buf);
+		else
+			fputs("null", out);
+	}
+	fputc(']', out);
+}
+
 int kmag_slowest_json(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
-		      const struct kmag_trace *t)
+		      const struct kmag_trace *t, struct kmag_srclines *lines)
 {
 	size_t i, k, n = kmag_slowest_count(s);
 
@@ -94,7 +212,9 @@ int kmag_slowest_json(FILE *out, const struct kmag_slowest *s, const struct kmag
 				fputc(',', out);
 			kmag_fput_json_string(out, name_of(st, c->chain[k]));
 		}
-		fputs("]}", out);
+		fputc(']', out);
+		json_details(out, c, st, t, lines);
+		fputc('}', out);
 	}
 	fputs("\n]}\n", out);
 	return render_status(out);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "event.h"
+#include "replay.h"
 #include "symtab.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,12 @@ int kmag_mindur_event_fn(const struct kmag_event *ev, void *ctx);
 /* Calls dropped so far (completed and shorter than the minimum). */
 uint64_t kmag_mindur_dropped(const struct kmag_mindur *m);
 
+/* Where a call was called from (funcgraph-retaddr): see struct kmag_call. */
+struct kmag_slow_site {
+	kmag_func_t caller;	/* KMAG_FUNC_NONE when not recorded */
+	uint32_t caller_off;	/* KMAG_OFF_NONE when unknown */
+};
+
 struct kmag_slow_call {
 	kmag_func_t func;
 	uint64_t duration;	/* ns */
@@ -55,6 +62,12 @@ struct kmag_slow_call {
 	const kmag_func_t *chain;	/* outermost caller first, ending with func */
 	size_t nr_chain;
 	bool chain_partial;	/* some callers' entries were not in the trace */
+	/* the call as the replay delivered it: its call site (caller, caller_off),
+	   arguments (nargs, args) and return value (has_retval, retval) where recorded */
+	struct kmag_call call;
+	/* per chain entry, the call site it was called from (caller
+	   KMAG_FUNC_NONE when not recorded); nr_chain entries */
+	const struct kmag_slow_site *chain_sites;
 };
 
 struct kmag_slowest;

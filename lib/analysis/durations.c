@@ -156,6 +156,8 @@ struct slot {
 	struct kmag_slow_call pub;
 	kmag_func_t *chain;
 	size_t cap_chain;
+	struct kmag_slow_site *sites;	/* one per chain entry */
+	size_t cap_sites;
 };
 
 struct kmag_slowest {
@@ -184,8 +186,10 @@ void kmag_slowest_free(struct kmag_slowest *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->want; i++)
+	for (i = 0; i < s->want; i++) {
 		free(s->heap[i].chain);
+		free(s->heap[i].sites);
+	}
 	free(s->heap);
 	free(s);
 }
@@ -244,7 +248,8 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		slot_i = 0;
 	}
 	sl = &s->heap[slot_i];
-	if (kmag__grow(&sl->chain, &sl->cap_chain, below + 1, sizeof(*sl->chain)))
+	if (kmag__grow(&sl->chain, &sl->cap_chain, below + 1, sizeof(*sl->chain)) ||
+	    kmag__grow(&sl->sites, &sl->cap_sites, below + 1, sizeof(*sl->sites)))
 		return -ENOMEM;
 	for (i = 0; i < below; i++) {
 		const struct kmag_call *o = kmag_replay_open(s->replay, i);
@@ -252,15 +257,18 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		/* a caller whose entry the trace does not have leaves a gap */
 		partial |= o->depth != expect || o->func == KMAG_FUNC_NONE;
 		expect = o->depth + 1;
-		if (o->func != KMAG_FUNC_NONE)
+		if (o->func != KMAG_FUNC_NONE) {
+			sl->sites[n] = (struct kmag_slow_site){ o->caller, o->caller_off };
 			sl->chain[n++] = o->func;
+		}
 	}
 	partial |= expect != call->depth;
+	sl->sites[n] = (struct kmag_slow_site){ call->caller, call->caller_off };
 	sl->chain[n++] = call->func;
 	sl->pub = (struct kmag_slow_call){
 		.func = call->func, .duration = call->duration, .entry_ts = call->start_ns,
 		.pid = call->pid, .cpu = call->cpu, .depth = call->depth, .chain = sl->chain,
-		.nr_chain = n, .chain_partial = partial,
+		.nr_chain = n, .chain_partial = partial, .call = *call, .chain_sites = sl->sites,
 	};
 	if (slot_i == 0 && s->n == s->want)
 		sift_down(s->heap, s->n, 0);

@@ -104,14 +104,14 @@ static inline int fz_slowest_text(FILE *o, const void *c)
 {
 	const struct fz_slowest *x = c;
 
-	return kmag_slowest_text(o, x->s, x->st, x->t);
+	return kmag_slowest_text(o, x->s, x->st, x->t, NULL);
 }
 
 static inline int fz_slowest_json(FILE *o, const void *c)
 {
 	const struct fz_slowest *x = c;
 
-	return kmag_slowest_json(o, x->s, x->st, x->t);
+	return kmag_slowest_json(o, x->s, x->st, x->t, NULL);
 }
 
 /* The graph's report in every format and its exports. */

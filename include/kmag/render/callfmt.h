@@ -53,6 +53,14 @@ size_t kmag_fmt_trace_args(char *buf, size_t size, const struct kmag_call *call,
  */
 size_t kmag_fmt_call_site(char *buf, size_t size, const char *caller, uint32_t caller_off);
 
+/*
+ * Writes @call's return value as `kmag replay` shows it: an error code in
+ * decimal with its name ("-9 EBADF", kmag_call_errno()), anything else in hex
+ * ("0x1000"); empty when the call has none. Returns the length it needed (as
+ * snprintf()).
+ */
+size_t kmag_fmt_retval(char *buf, size_t size, const struct kmag_call *call);
+
 #ifdef __cplusplus
 }
 #endif
