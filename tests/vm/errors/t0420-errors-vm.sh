@@ -13,18 +13,12 @@
 # ksys_write by binutils' addr2line on the kernel's vmlinux (with DWARF:
 # ../shared/kernels/vmlinux-6.19.0.xz or $KMAG_SHARED_KERNELS; those checks
 # are skipped without it).
-# The kernel: $KMAG_KERNEL_619, else ../shared/kernels/vmlinuz-6.19.0 beside
-# the source tree, else the VM cache's 6.19/vmlinuz; skipped without one.
+# The kernel: what vm_kernel_619 finds (lib-host.sh); skipped without one.
 . "$(dirname "$0")/../../e2e/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$SRCDIR/tests/vm/lib-host.sh"
 vm_require trace-cmd
-kernel=""
-for k in "${KMAG_KERNEL_619:-}" "$SRCDIR/../shared/kernels/vmlinuz-6.19.0" \
-	"${KMAG_VM_CACHE:-$HOME/.cache/kmag/vm}/6.19/vmlinuz"; do
-	[ -n "$k" ] && [ -f "$k" ] && { kernel=$k; break; }
-done
-[ -n "$kernel" ] || skip "no Linux 6.19 kernel (set KMAG_KERNEL_619 or build one with tests/vm/kernel)"
+kernel=$(vm_kernel_619) || skip "no Linux 6.19 kernel: set KMAG_KERNEL_619, or build one with tests/vm/kernel/build-kernel.sh (tests/vm/README.md)"
 H="$SRCDIR/tests/e2e/helpers/fg-errors.py"
 
 vm_run_guest "$kernel" 1200 "$here/guest-errors.sh" --bin /usr/bin/trace-cmd \

@@ -7,12 +7,15 @@
 # signal and comes at once, the one line says what happened; the full disk's
 # one line names the cause, the place and what to do, and the file written so
 # far reads in trace-cmd and kmag with the event count kmag gave. 6.19 is
-# /work/shared/kernels' vmlinuz (vm-run.sh --kernel FILE), when given.
+# the bzImage vm_kernel_619 finds (lib-host.sh); skipped without one.
 . "$(dirname "$0")/../../e2e/lib.sh"
 kernel=${1:-6.1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$SRCDIR/tests/vm/lib-host.sh"
 vm_require trace-cmd
+if [ "$kernel" = 6.19 ]; then
+	kernel=$(vm_kernel_619) || skip "no Linux 6.19 kernel: set KMAG_KERNEL_619, or build one with tests/vm/kernel/build-kernel.sh (tests/vm/README.md)"
+fi
 vm_run_guest "$kernel" 1500 "$here/guest-harden.sh" --bin trace-cmd
 . "$SRCDIR/tests/lib/record-checks.sh"
 
