@@ -179,6 +179,37 @@ var KE = (function () {
 		}
 		setupPanel();
 
+		// Under the focused function's statistics: the errors born in it, each a
+		// link to its row (in an element of our own, after #details-stats).
+		var here = h.make("div");
+		here.id = "details-errors";
+		here.hidden = true;
+		h.$("details-stats").insertAdjacentElement("afterend", here);
+		function bornHere(v) {
+			var list = originOf.get(v) || [];
+			while (here.firstChild)
+				here.removeChild(here.firstChild);
+			here.hidden = !list.length;
+			if (!list.length)
+				return;
+			here.appendChild(h.make("h3", null, "Errors born here"));
+			var ul = h.make("ul", "rel");
+			list.forEach(function (j) {
+				var g = E.groups[j], li = h.make("li");
+				li.setAttribute("data-group", j);
+				li.appendChild(h.make("span", "n", errLabel(g) + " under " + name(g.entry)));
+				li.appendChild(h.make("span", "c", "\u00d7" + h.fmtCount(g.count)));
+				li.title = "show it in the Errors panel and its path in the graph";
+				li.addEventListener("click", function () {
+					h.$("errors-box").open = true;
+					select(j);
+					st.rows[j].scrollIntoView({ block: "nearest" });
+				});
+				ul.appendChild(li);
+			});
+			here.appendChild(ul);
+		}
+
 		return {
 			// the chain to draw into the graph when @v is in focus: [{v, layer}], or null
 			pathFor: function (v) { return st.sel >= 0 && v === st.target ? st.path : null; },
@@ -186,6 +217,7 @@ var KE = (function () {
 			focused: function (v) {
 				if (st.sel >= 0 && v !== st.target)
 					clear();
+				bornHere(v);
 			},
 			nodeClass: function (v) {
 				return (pathOrigin.has(v) ? " errorigin" : "") + (st.nodes.has(v) ? " errsel" : "");

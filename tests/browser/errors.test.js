@@ -97,6 +97,21 @@ async function testPanel(L, ctx) {
 	await L.settle(page, () => document.querySelectorAll("#viewport path.edge.errsel").length > 0);
 	L.ok(JSON.stringify(await marked(page, "g.node.errsel")) !== "[]" &&
 	     (await marked(page, "g.node.errsel")).includes(eb.entry), "with its chain from " + eb.entry);
+
+	// the details of a function name the errors born in it
+	const ex = E.groups.find((x) => x.errname === "EEXIST" && x.origin === "lookup_one_qstr_excl");
+	await page.evaluate(() => { location.hash = "#fn=lookup_one_qstr_excl"; });
+	await L.focusIs(page, ex.origin, "focused through the URL: " + ex.origin);
+	const born = await page.$$eval("#details-errors li", (lis) => lis.map((li) => li.textContent));
+	L.ok(JSON.stringify(born) === JSON.stringify([`EEXIST (-17) under ${ex.entry}\u00d7${ex.count}`]),
+	     "its details list the error born in it, as kmag errors has it", JSON.stringify(born));
+	await page.click("#details-errors li");
+	await L.settle(page, (n) => document.querySelectorAll("#viewport g.node.errsel").length === n, ex.example.chain.length);
+	const exSel = await marked(page, "g.node.errsel");
+	L.ok(ex.example.chain.every((l) => exSel.includes(l.function)), "a click on it draws its chain", exSel.join(" "));
+	await page.evaluate(() => { location.hash = "#fn=vfs_read"; });
+	await L.focusIs(page, "vfs_read", "back to vfs_read");
+	L.ok(await page.isHidden("#details-errors"), "no error was born in vfs_read: its details have no such list");
 	L.ok(problems.length === 0, "no errors on the Errors page", problems.join("\n"));
 	await page.close();
 }
