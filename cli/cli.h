@@ -364,6 +364,13 @@ int cli_write_error(const char *name, int ret);
 int cli_format_check(const char *cmd, const char *option, const char *format);
 
 /*
+ * -F @arg of @cmd: sets *@format to @arg when it is one of @supported
+ * ("text,json"), else prints "unknown format "x" (choose text or json)" and
+ * returns EXIT_USAGE. *@format points into @arg (argv).
+ */
+int cli_format_arg(const char *cmd, const char *arg, const char *supported, const char **format);
+
+/*
  * The output @path's extension against the format (cli/formats.c has the one
  * extension table): with *@format set, refuses a name that says another
  * format ("-F dot -o d.svg"); with *@format NULL, picks the format the name

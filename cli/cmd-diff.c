@@ -92,11 +92,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_inp
 	while ((opt = cli_getopt(argc, argv, ":F:o:h", longopts)) != -1) {
 		switch (opt) {
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "dot") &&
-			    strcmp(optarg, "html"))
-				return cli_usage_error("diff", "unknown format \"%s\" (choose text, json, dot or html)",
-						       optarg);
-			a->format = optarg;
+			if ((ret = cli_format_arg("diff", optarg, "text,json,dot,html", &a->format)))
+				return ret;
 			break;
 		case 'o':
 			a->output = optarg;

@@ -68,10 +68,8 @@ static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_i
 			a->o.limit = v;
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("errors", "unknown format \"%s\" (choose text or json)",
-						       optarg);
-			fmt = optarg;
+			if ((ret = cli_format_arg("errors", optarg, "text,json", &fmt)))
+				return ret;
 			break;
 		case 'o':
 			a->output = optarg;

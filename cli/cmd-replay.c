@@ -101,10 +101,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_i
 			a->o.limit = v;
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage_error("replay", "unknown format \"%s\" (choose text or json)",
-						       optarg);
-			fmt = optarg;
+			if ((ret = cli_format_arg("replay", optarg, "text,json", &fmt)))
+				return ret;
 			break;
 		case 'o':
 			a->output = optarg;

@@ -195,10 +195,8 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 			a->r.callers = opt == 'C';
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "csv"))
-				return cli_usage_error("report", "unknown format \"%s\" (choose text, json or csv)",
-						       optarg);
-			a->format = optarg;
+			if ((ret = cli_format_arg("report", optarg, "text,json,csv", &a->format)))
+				return ret;
 			break;
 		case OPT_PROBES:
 			x->want_probes = true;

@@ -115,11 +115,10 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 			break;
 		}
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+			if ((ret = cli_format_arg("stack", optarg, "text,json", &format))) {
 				free(filter);
-				return cli_usage_error("stack", "unknown format \"%s\" (choose text or json)", optarg);
+				return ret;
 			}
-			format = optarg;
 			break;
 		case 'h':
 			free(filter);

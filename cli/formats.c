@@ -59,6 +59,18 @@ static void say_list(const char *list, char *buf, size_t len)
 	buf[n < len ? n : len - 1] = '\0';
 }
 
+int cli_format_arg(const char *cmd, const char *arg, const char *supported, const char **format)
+{
+	char can[128];
+
+	if (in_list(supported, arg)) {
+		*format = arg;
+		return 0;
+	}
+	say_list(supported, can, sizeof(can));
+	return cli_usage_error(cmd, "unknown format \"%s\" (choose %s)", arg, can);
+}
+
 int cli_format_check(const char *cmd, const char *option, const char *format)
 {
 	char formats[128];
