@@ -13,9 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=${1:-}
 SIZE=${2:-256}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
-mkdir -p "$WORK"
+. bench/lib.sh
 
 if [ -z "$SEED" ]; then
 	for c in tests/fixtures/traces/fg-all-cpu0-v6.dat.xz tests/fixtures/traces/fg-*.dat; do
@@ -25,11 +23,7 @@ fi
 [ -n "$SEED" ] || { echo "no seed trace found; pass one" >&2; exit 1; }
 case $SEED in *.xz) xz -dc "$SEED" >"$WORK/seed.dat"; SEED="$WORK/seed.dat" ;; esac
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+bench_build
 
 trace-cmd convert --file-version 6 --compression none -i "$SEED" -o "$WORK/seed-v6.dat" >/dev/null 2>&1
 "$BUILD/bench/gen-big-tracedat" "$WORK/seed-v6.dat" "$WORK/big-v6.dat" "$SIZE"

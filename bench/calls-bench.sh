@@ -13,15 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CALLS=${1:-1000000}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
-mkdir -p "$WORK"
+. bench/lib.sh
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+bench_build
 xz -dc tests/fixtures/traces/fg-all-cpu0-v6.dat.xz >"$WORK/largest.dat"
 
 calls_in() {	# function_graph calls in a trace: the sum of the functions' calls

@@ -16,15 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 EDGES=${1:-50000}
 SIZE=${2:-256}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
-mkdir -p "$WORK"
+. bench/lib.sh
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+bench_build
 SEED=tests/fixtures/traces/fg-all-cpu0-v6.dat.xz
 xz -dc "$SEED" >"$WORK/largest.dat"
 python3 bench/gen-wide-graph.py "$EDGES" "$WORK/wide.txt"

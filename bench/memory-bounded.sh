@@ -15,18 +15,12 @@
 # are removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
+. bench/lib.sh
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(256 1024 4096)
-mkdir -p "$WORK"
 command -v /usr/bin/time >/dev/null || { echo "memory-bounded.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+bench_build
 xz -dc tests/fixtures/traces/fg-all-cpu0-v6.dat.xz >"$WORK/mem-seed.dat"
 
 # measure LABEL CMD...: one line "LABEL  wall  peak RSS"

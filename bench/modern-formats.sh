@@ -15,14 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZE=${1:-256}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
-mkdir -p "$WORK"
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+. bench/lib.sh
+bench_build
 
 median_run() { # FILE -> "events median_cpu_s median_wall_s"
 	local f=$1 i

@@ -13,16 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SEED=${1:-tests/fixtures/traces/fg-all-cpu0-v6.dat.xz}
 SIZE=${2:-256}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
-mkdir -p "$WORK"
+. bench/lib.sh
 case $SEED in *.xz) xz -dc "$SEED" >"$WORK/replay-seed.dat"; SEED="$WORK/replay-seed.dat" ;; esac
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$BUILD/kmag
+bench_build
 BIG="$WORK/replay-big-$SIZE.dat"
 [ -f "$BIG" ] || "$BUILD/bench/gen-big-tracedat" "$SEED" "$BIG" "$SIZE"
 

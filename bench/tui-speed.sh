@@ -20,17 +20,11 @@ cd "$(dirname "$0")/.."
 SEED=${1:-tests/fixtures/traces/fg-all-cpu0-v6.dat.xz}
 SIZE=${2:-256}
 RUNS=${3:-3}
-BUILD=${BUILD:-build-bench}
-WORK=${WORK:-/tmp/kmag-bench}
+. bench/lib.sh
 command -v tmux >/dev/null || { echo "tui-speed.sh: needs tmux (apt install tmux)" >&2; exit 1; }
-mkdir -p "$WORK"
 case $SEED in *.xz) xz -dc "$SEED" >"$WORK/tui-seed.dat"; SEED="$WORK/tui-seed.dat" ;; esac
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$(realpath "$BUILD/kmag")
+bench_build
 "$KMAG" --version | grep -q '+tui' || { echo "tui-speed.sh: $KMAG has no tui (ncurses)" >&2; exit 1; }
 BIG="$WORK/replay-big-$SIZE.dat"
 [ -f "$BIG" ] || "$BUILD/bench/gen-big-tracedat" "$SEED" "$BIG" "$SIZE"

@@ -12,17 +12,12 @@
 # the 2.3 M-event default run (both pictures) under 3 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build-bench}
 WORK=${WORK:-/tmp/kmag-bench-vis}
+. bench/lib.sh
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(100000 1000000 2300000)
-mkdir -p "$WORK"
 
-if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" -Dbuildtype=release >/dev/null
-fi
-ninja -C "$BUILD" >/dev/null
-KMAG=$(realpath "$BUILD/kmag")
+bench_build
 GEN=$BUILD/bench/gen-ftrace
 
 measure() {	# measure LABEL CMD... : best of 3 wall, its cpu and peak RSS
