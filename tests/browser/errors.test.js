@@ -12,7 +12,8 @@ const fs = require("fs");
 const path = require("path");
 const { execFileSync } = require("child_process");
 
-const PURPLE = "rgb(122, 1, 119)";	// #7a0177, as kmag visualize --errors draws error paths
+const PURPLE = "rgb(122, 1, 119)";
+const CTL = "esc_\u001b[31mred\u0001_\u007f";	// terminal escapes and control bytes in a name	// #7a0177, as kmag visualize --errors draws error paths
 
 function errorsJson(trace) {
 	return JSON.parse(execFileSync(process.env.KMAG, ["errors", "--format", "json", trace]).toString());
@@ -116,6 +117,29 @@ async function testPanel(L, ctx) {
 	await page.close();
 }
 
+// A path filter leaves the origin out of the page: its row focuses the deepest
+// function of the chain the page has, and names the others as text.
+async function testFiltered(L, ctx) {
+	const map = path.join(L.work, "open.map"), html = path.join(L.work, "errors-filtered.html");
+	fs.writeFileSync(map, ["__x64_sys_openat|fs/open.c", "do_sys_open|fs/open.c", "do_sys_openat2|fs/open.c",
+			       "do_filp_open|fs/namei.c", "path_openat|fs/namei.c", "link_path_walk|fs/namei.c", ""].join("\n"));
+	L.kmag(["html", "--symbol-file-path", map, "--filter-filepath", "fs/open.c", "-o", html, process.env.FIXTURE_RETVAL]);
+	const { page, problems } = await L.open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	await page.click("#errors-open");
+	await page.click("#errors-body tr[data-origin='link_path_walk']");
+	await L.focusIs(page, "do_sys_openat2", "filtered to fs/open.c: the ENOENT row focuses do_sys_openat2, the deepest of its chain there");
+	await L.settle(page, () => document.querySelectorAll("#viewport g.node.errsel").length === 3);
+	const sel = await marked(page, "g.node.errsel");
+	L.ok(sel.slice().sort().join(" ") === "__x64_sys_openat do_sys_open do_sys_openat2", "with the chain down to it marked", sel.join(" "));
+	const left = await page.$$eval("#errors-chain ol.chain li span.fn", (ss) => ss.map((s) => s.textContent));
+	L.ok(JSON.stringify(left) === JSON.stringify(["do_filp_open (not on the page)", "path_openat (not on the page)",
+						     "link_path_walk (not on the page)"]),
+	     "the chain names the functions the page leaves out", JSON.stringify(left));
+	L.ok(problems.length === 0, "no errors on the filtered page", problems.join("\n"));
+	await page.close();
+}
+
 async function testNoRetval(L, ctx) {
 	const html = path.join(L.work, "errors-none.html");
 	L.kmag(["html", "-o", html, process.env.FIXTURE_FG]);
@@ -135,15 +159,19 @@ async function testHostile(L, ctx) {
 		"# tracer: function_graph", "#",
 		"  100.000000 |   0)   bash-123    |               |  ksys_write() {",
 		`  100.000003 |   0)   bash-123    |   1.000 us    |    ${L.EVIL}(); /* ret=-13 */`,
-		"  100.000009 |   0)   bash-123    |   9.000 us    |  } /* ksys_write ret=-13 */", ""].join("\n"));
+		"  100.000009 |   0)   bash-123    |   9.000 us    |  } /* ksys_write ret=-13 */",
+		"  100.000010 |   0)   bash-123    |               |  ksys_read() {",
+		`  100.000013 |   0)   bash-123    |   1.000 us    |    ${CTL}(); /* ret=-5 */`,
+		"  100.000019 |   0)   bash-123    |   9.000 us    |  } /* ksys_read ret=-5 */", ""].join("\n"));
 	L.kmag(["html", "-o", html, trace]);
 	const { page, problems } = await L.open(ctx, html);
 	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
 	await page.click("#errors-open");
 	const got = await rows(page);
-	L.ok(got.length === 1 && got[0][2] === L.EVIL && got[0][1] === "EACCES (-13)",
+	L.ok(got.length === 2 && got.some((r) => r[2] === L.EVIL && r[1] === "EACCES (-13)"),
 	     "a failing function named with markup is listed as its text", JSON.stringify(got));
-	await page.click("#errors-body tr");
+	L.ok(got.some((r) => r[2] === CTL && r[1] === "EIO (-5)"), "and one named with control bytes", JSON.stringify(got));
+	await page.click("#errors-body tr[data-group='" + got.findIndex((r) => r[2] === L.EVIL) + "']");
 	await L.focusIs(page, L.EVIL, "a click on it focuses it");
 	L.ok(await page.$$eval("b", (bs) => bs.filter((b) => b.textContent === "x").length) === 0, "no element was made from it");
 	L.ok(await page.$$eval("script", (s) => s.length) === 2, "the page keeps its two scripts");
@@ -153,6 +181,7 @@ async function testHostile(L, ctx) {
 
 module.exports = async function testErrors(L, ctx) {
 	await testPanel(L, ctx);
+	await testFiltered(L, ctx);
 	await testNoRetval(L, ctx);
 	await testHostile(L, ctx);
 };

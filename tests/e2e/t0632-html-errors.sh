@@ -94,6 +94,21 @@ else
 	t_skip "html --btf" "this kmag was built without btf"
 fi
 
+# --- a path filter leaves functions out of the page, not out of the errors ---
+printf '%s\n' "__x64_sys_openat|fs/open.c" "do_sys_open|fs/open.c" "do_sys_openat2|fs/open.c" \
+	"do_filp_open|fs/namei.c" "path_openat|fs/namei.c" "link_path_walk|fs/namei.c" >"$T/open.map"
+t_ok "html --filter-filepath fs/open.c" "$KMAG" html --symbol-file-path "$T/open.map" --filter-filepath fs/open.c \
+	-o "$T/filtered.html" "$D/fg619-retval.dat"
+"$KMAG" errors --format json "$D/fg619-retval.dat" >"$T/e.json"
+t_eq "the page's groups are still all of kmag errors' (functions it leaves out by name)" \
+	"$(errors_groups "$T/e.json")" "$(python3 "$HD" "$T/filtered.html" groups)"
+t_eq "the marked error paths are the kernel's steps between the functions it shows" \
+	"$(python3 "$FGE" --edges "$D/fg619-retval.txt" |
+		grep -E '^(__x64_sys_openat|do_sys_open|do_sys_openat2) (__x64_sys_openat|do_sys_open|do_sys_openat2)$' |
+		sort | tr '\n' ';')" \
+	"$(python3 "$HD" "$T/filtered.html" path-edges | sort | tr '\n' ';')"
+t_eq "no origin it shows" "" "$(python3 "$HD" "$T/filtered.html" path-origins)"
+
 # --- visualize --errors -o PAGE.html: the same page with the same errors ---
 t_ok "visualize --errors -o x.html" "$KMAG" visualize --errors --no-chart -o "$T/vis.html" "$D/fg619-retval.dat"
 t_eq "its Errors panel has html's groups" "$(python3 "$HD" "$P" groups)" "$(python3 "$HD" "$T/vis.html" groups)"
