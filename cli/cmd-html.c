@@ -7,9 +7,11 @@
 
 #include "cli.h"
 #include "kmag/callsample.h"
+#include "kmag/callsites.h"
 #include "kmag/errors.h"
 #include "kmag/render/explore.h"
 #include "kmag/report.h"
+#include "kmag/srclines.h"
 
 #define KMAG_STR_(x) #x
 #define KMAG_STR(x) KMAG_STR_(x)
@@ -21,14 +23,25 @@ struct html_extra {
 	struct kmag_errors *errors;	/* the Errors panel's, made once the trace is open */
 	struct cli_errors_types types;	/* its return types */
 	const char *btf_path;		/* --btf */
+	/* the "Called from" lists: call sites, with --vmlinux their source lines */
+	struct kmag_callsites *sites;
+	struct kmag_srclines *lines;
 };
+
+/* The call sites' collector, once the trace names the functions. */
+static int sites_after_open(struct html_extra *hx, struct kmag_trace *t)
+{
+	if (!(hx->sites = kmag_callsites_new(kmag_trace_symtab(t), hx->lines)))
+		return cli_error("out of memory");
+	return 0;
+}
 
 static int html_after_open(void *ctx, struct kmag_trace *t)
 {
 	struct html_extra *hx = ctx;
 	int ret = cli_probe_hits_after_open(hx->ph, t);
 
-	if (ret)
+	if (ret || (ret = sites_after_open(hx, t)))
 		return ret;
 	if (!(hx->errors = kmag_errors_new(kmag_trace_symtab(t))))
 		return cli_error("out of memory");
@@ -41,7 +54,8 @@ static int calls_with_graph(void *ctx, struct kmag_cg *cg)
 	struct html_extra *hx = ctx;
 
 	if (kmag_callsample_subscribe(hx->calls, kmag_cg_replay(cg)) ||
-	    kmag_errors_subscribe(hx->errors, kmag_cg_replay(cg)))
+	    kmag_errors_subscribe(hx->errors, kmag_cg_replay(cg)) ||
+	    kmag_callsites_subscribe(hx->sites, kmag_cg_replay(cg)))
 		return cli_error("out of memory");
 	return 0;
 }
@@ -86,6 +100,9 @@ static const char html_usage[] =
 	"                            a vmlinux; default: the BTF a trace.dat stores): the\n"
 	"                            return types of the Errors panel (void and bool\n"
 	"                            functions are no errors) and the arguments' names\n"
+	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
+	"                            (funcgraph-retaddr) also as source lines, in the\n"
+	"                            functions' \"Called from\" lists and the Calls view\n"
 	"\n" CLI_SYMMAP_HELP
 	"  (with a map, the page shows each function's file and line and can filter\n"
 	"  its table by path; --filter-filepath leaves the other functions out)\n"
@@ -93,7 +110,7 @@ static const char html_usage[] =
 	"\n"
 	"  -h, --help                show this help\n";
 
-enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE };
+enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE, OPT_VMLINUX };
 
 int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 {
@@ -101,13 +118,14 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "focus", required_argument, NULL, OPT_FOCUS },
 		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_BTF_LONGOPT,
 		CLI_INPUT_LONGOPTS,
 		CLI_SYMMAP_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = "kmag.html", *focus = NULL, *title = NULL;
+	const char *output = "kmag.html", *focus = NULL, *title = NULL, *vmlinux = NULL;
 	struct cli_symmap sm = { .cmd = "html" };
 	struct cli_probe_hits ph = { .sm = &sm };
 	struct kmag_callsample *calls = kmag_callsample_new(NULL);
@@ -135,6 +153,13 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		case OPT_TITLE:
 			title = optarg;
 			break;
+		case OPT_VMLINUX:
+			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux")) {
+				kmag_callsample_free(calls);
+				return EXIT_ERR;
+			}
+			vmlinux = optarg;
+			break;
 		case 'h':
 			fputs(html_usage, stdout);
 			kmag_callsample_free(calls);
@@ -157,6 +182,14 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	}
 
 	hx.btf_path = in.btf_path;
+	if (vmlinux) {
+		struct kmag_err err = { 0 };
+
+		if (!(hx.lines = kmag_srclines_open(vmlinux, &err))) {
+			ret = cli_lib_error(&err, "cannot read the vmlinux");
+			goto out;
+		}
+	}
 	ret = cli_load_graph("html", &in, &g);
 	if (ret || (ret = html_errors(&hx, &g, &x)))
 		goto out;
@@ -166,6 +199,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	}
 	x.calls = calls;
 	x.trace = g.trace;
+	x.callsites = hx.sites;
+	x.lines = hx.lines;
 	if (cli_probe_hits_any(&ph)) {
 		x.probe_hits = cli_probe_hits_of;
 		x.probe_hits_ctx = &ph;
@@ -203,6 +238,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 		cli_warn_lost(x.info);
 	}
 out:
+	kmag_callsites_free(hx.sites);
+	kmag_srclines_free(hx.lines);
 	kmag_errors_free(hx.errors);
 	kmag_callsample_free(calls);
 	cli_probe_hits_release(&ph);

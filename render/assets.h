@@ -18,6 +18,7 @@ KMAG_ASSET(explorer_css);
 KMAG_ASSET(explorer_graph_js);
 KMAG_ASSET(explorer_calls_js);
 KMAG_ASSET(explorer_errors_js);
+KMAG_ASSET(explorer_sites_js);
 KMAG_ASSET(explorer_js);
 
 #undef KMAG_ASSET

@@ -19,6 +19,7 @@
 #include "html-calls.h"
 #include "kmag/callsample.h"
 #include "kmag/render/callfmt.h"
+#include "kmag/srclines.h"
 #include "grow.h"
 #include "render-util.h"
 #include "u64map.h"
@@ -170,9 +171,23 @@ static void put_rare(FILE *out, const char *key, const struct kmag_sample_call *
 
 /*
  * The arguments ("args": "fd=0x3, count=0x400") or the call sites ("site":
- * "ksys_write+0x71") where recorded, as [node, text, ...] (callfmt.h: the
- * same text as kmag replay's).
+ * "ksys_write+0x71", with a vmlinux "ksys_write+0x71 (fs/read_write.c:738)")
+ * where recorded, as [node, text, ...] (callfmt.h: the same text as kmag
+ * replay's).
  */
+/* "ksys_write+0x71", and " (fs/read_write.c:738)" when the vmlinux has its line. */
+static void site_text(const struct kmag_explore *x, const struct kmag_sample_node *n, char *buf,
+		      size_t size)
+{
+	const char *caller = kmag_symtab_name(x->st, n->caller);
+	size_t len = kmag_fmt_call_site(buf, size, caller, n->caller_off);
+	char line[256];
+
+	if (x->lines && caller && len + 4 < size &&
+	    kmag_srclines_call_site(x->lines, caller, n->caller_off, line, sizeof(line)))
+		snprintf(buf + len, size - len, " (%s)", line);
+}
+
 static void put_details(FILE *out, const struct kmag_explore *x,
 			const struct kmag_sample_call *calls, size_t nc, bool site)
 {
@@ -185,14 +200,12 @@ static void put_details(FILE *out, const struct kmag_explore *x,
 			const struct kmag_sample_node *n = &calls[i].tree[j];
 
 			if (site && n->caller != KMAG_FUNC_NONE) {
-				kmag_fmt_call_site(buf, sizeof(buf), kmag_symtab_name(x->st, n->caller),
-						   n->caller_off);
+				site_text(x, n, buf, sizeof(buf));
 			} else if (!site && n->nargs) {
-				struct kmag_call call = { .nargs = n->nargs };
+				struct kmag_call call = { .func = n->func, .nargs = n->nargs };
 
 				memcpy(call.args, n->args, n->nargs * sizeof(*n->args));
-				kmag_fmt_args(buf, sizeof(buf), &call,
-					      x->trace ? kmag_trace_arg_names(x->trace, n->func) : NULL);
+				kmag_fmt_trace_args(buf, sizeof(buf), &call, x->trace);
 			} else {
 				continue;
 			}

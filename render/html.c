@@ -18,6 +18,7 @@
 #include "assets.h"
 #include "html-calls.h"
 #include "html-errors.h"
+#include "html-sites.h"
 #include "kmag/cgview.h"
 #include "kmag/render/explore.h"
 #include "kmag/outfile.h"
@@ -400,6 +401,12 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 		if ((ret = html_calls_write(out, &cc)))
 			goto out;
 	}
+	if (x->callsites && !x->diff) {
+		struct html_sites_ctx sc = { .x = x, .new_of = sh.new_of };
+
+		if ((ret = html_sites_write(out, &sc)))
+			goto out;
+	}
 	if (html_errors_any(x)) {
 		struct html_errors_ctx ec = { .x = x, .new_of = sh.new_of, .edge = sh.edge,
 					      .nr_edge = sh.nr_edge };
@@ -464,6 +471,8 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 					  kmag_asset_explorer_calls_js_len);
 			render_fput_bytes(out, kmag_asset_explorer_errors_js,
 					  kmag_asset_explorer_errors_js_len);
+			render_fput_bytes(out, kmag_asset_explorer_sites_js,
+					  kmag_asset_explorer_sites_js_len);
 			render_fput_bytes(out, kmag_asset_explorer_js, kmag_asset_explorer_js_len);
 		} else if (key == 4 && !strncmp(m + 2, "DATA", 4))
 			ret = write_data(out, x);

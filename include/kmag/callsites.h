@@ -21,6 +21,13 @@ extern "C" {
 
 struct kmag_callsites;
 
+/* One distinct call site: @callee called from @caller at offset @caller_off, @count times. */
+struct kmag_callsite {
+	kmag_func_t caller, callee;
+	uint32_t caller_off;	/* the return address's offset in @caller */
+	uint64_t count;
+};
+
 /*
  * A new collector naming functions through @st and lines through @lines (both
  * borrowed, must outlive it). Free with kmag_callsites_free(). NULL on ENOMEM.
@@ -37,6 +44,13 @@ int kmag_callsites_subscribe(struct kmag_callsites *cs, struct kmag_replay *r);
  */
 const char *kmag_callsites_describe(struct kmag_callsites *cs, kmag_func_t caller,
 				    kmag_func_t callee, char *buf, size_t size);
+
+/*
+ * Every distinct call site seen so far, in the order first seen; *@n gets
+ * their number. Borrowed, valid until the next event fed to the replay or
+ * kmag_callsites_free().
+ */
+const struct kmag_callsite *kmag_callsites_list(const struct kmag_callsites *cs, size_t *n);
 
 #ifdef __cplusplus
 }

@@ -10,17 +10,11 @@
 #include "kmag/callsites.h"
 #include "util/u64map.h"
 
-struct site {
-	kmag_func_t caller, callee;
-	uint32_t off;
-	uint64_t count;
-};
-
 struct kmag_callsites {
 	const struct kmag_symtab *st;
 	struct kmag_srclines *lines;
 	struct u64map index;	/* hash of (caller, callee, off) -> sites index + 1 */
-	struct site *sites;
+	struct kmag_callsite *sites;
 	size_t nr, cap;
 };
 
@@ -62,13 +56,13 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		return 0;
 	for (uint64_t probe = 0;; probe++) {	/* another site with the same hash: next key */
 		uint64_t key = key_of(call->caller, call->func, call->caller_off, probe);
-		struct site *s;
+		struct kmag_callsite *s;
 
 		v = u64map_get(&cs->index, key);
 		if (v) {
 			s = &cs->sites[*v - 1];
 			if (s->caller == call->caller && s->callee == call->func &&
-			    s->off == call->caller_off) {
+			    s->caller_off == call->caller_off) {
 				s->count++;
 				return 0;
 			}
@@ -77,7 +71,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		if (kmag__grow(&cs->sites, &cs->cap, cs->nr + 1, sizeof(*cs->sites)) ||
 		    !u64map_upsert(&cs->index, key, cs->nr + 1, NULL))
 			return -ENOMEM;
-		cs->sites[cs->nr++] = (struct site){ call->caller, call->func, call->caller_off, 1 };
+		cs->sites[cs->nr++] = (struct kmag_callsite){ call->caller, call->func, call->caller_off, 1 };
 		return 0;
 	}
 }
@@ -87,6 +81,12 @@ int kmag_callsites_subscribe(struct kmag_callsites *cs, struct kmag_replay *r)
 	static const struct kmag_replay_ops ops = { .enter = on_enter };
 
 	return kmag_replay_subscribe(r, &ops, cs);
+}
+
+const struct kmag_callsite *kmag_callsites_list(const struct kmag_callsites *cs, size_t *n)
+{
+	*n = cs ? cs->nr : 0;
+	return cs ? cs->sites : NULL;
 }
 
 struct line_count {
@@ -115,12 +115,12 @@ const char *kmag_callsites_describe(struct kmag_callsites *cs, kmag_func_t calle
 	if (!name || !cs->lines || !size)
 		return NULL;
 	for (size_t i = 0; i < cs->nr; i++) {	/* offsets on one line are one site */
-		const struct site *s = &cs->sites[i];
+		const struct kmag_callsite *s = &cs->sites[i];
 		char line[256];
 		size_t k;
 
 		if (s->caller != caller || s->callee != callee ||
-		    !kmag_srclines_call_site(cs->lines, name, s->off, line, sizeof(line)))
+		    !kmag_srclines_call_site(cs->lines, name, s->caller_off, line, sizeof(line)))
 			continue;
 		for (k = 0; k < n && strcmp(lc[k].line, line); k++)
 			;

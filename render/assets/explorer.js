@@ -7,7 +7,7 @@
 // Everything is built with textContent/setAttribute: names are never markup.
 "use strict";
 (function () {
-	var D, G, N, diff, view, calls, errs, current = -1;
+	var D, G, N, diff, view, calls, errs, sites, current = -1;
 	var STATUS = ["same", "grew", "shrank", "added", "removed"];
 
 	function $(id) { return document.getElementById(id); }
@@ -331,6 +331,7 @@
 				statRow(t, "probe hits", fmtCount(probeHits(v)));
 		}
 		relList($("callers"), $("callers-count"), G.ins[v], function (e) { return G.src[e]; });
+		sites.show(v);
 		relList($("callees"), $("callees-count"), G.outs[v], function (e) { return G.dst[e]; });
 	}
 
@@ -674,6 +675,7 @@
 		window.addEventListener("resize", function () { view.fit(false); });
 		setupTable();
 		calls = KC.setup(D, { $: $, make: make, fmtNs: fmtNs, fmtCount: fmtCount, jump: jump });
+		sites = KS.setup(D, { $: $, make: make, fmtCount: fmtCount, go: go });
 		tm.table = performance.now();
 		if (N) {
 			var v = startNode();

@@ -3,7 +3,7 @@
 // pages kmag writes: the HTML explorer of a function_graph fixture, a diff
 // page, a page of a trace with markup in a function name, the flame-graph
 // SVG, the explorer's Calls view (calls.test.js) and Errors panel
-// (errors.test.js). Every page is opened from file:// with the network blocked; any
+// (errors.test.js), the details' Called from lists (sites.test.js). Every page is opened from file:// with the network blocked; any
 // console error, page error, dialog or non-file request fails the test.
 // Output is TAP. Screenshots go to $KMAG_SHOTS (to look at).
 //
@@ -18,6 +18,7 @@ const { execFileSync } = require("child_process");
 const { chromium } = require(path.join(process.env.KMAG_NODE_MODULES, "playwright-core"));
 const testCalls = require("./calls.test.js");
 const testErrors = require("./errors.test.js");
+const testSites = require("./sites.test.js");
 
 let n = 0, failed = 0;
 function ok(cond, desc, detail) {
@@ -357,6 +358,7 @@ async function main() {
 		await testFlame(ctx);
 		await testCalls({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL, writeEvilTrace }, ctx);
 		await testErrors({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL }, ctx);
+		await testSites({ ok, note, open, settle, kmag, text, focusIs, work, shots }, ctx);
 	} catch (e) {
 		ok(false, "the browser tests ran to the end", e.stack);
 	} finally {

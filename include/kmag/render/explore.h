@@ -14,6 +14,7 @@
 
 #include "../callgraph.h"
 #include "../callsample.h"
+#include "../callsites.h"
 #include "../cgdiff.h"
 #include "../errors.h"
 #include "../kmag.h"
@@ -75,6 +76,15 @@ struct kmag_explore {
 	 */
 	const struct kmag_errors *errors;
 	const char *errors_types;
+	/*
+	 * Optional (graph pages only): call sites (funcgraph-retaddr). @callsites
+	 * (fed by the graph's replay) gives each function's "Called from" list:
+	 * caller+offset and count per distinct site; @lines (kmag_srclines_open()
+	 * of the vmlinux; not const: it caches) adds their source lines, there
+	 * and in the Calls view. NULL: neither.
+	 */
+	const struct kmag_callsites *callsites;
+	struct kmag_srclines *lines;
 };
 
 /* Writes the page to @out. Returns 0, -ENOMEM or -EIO. */
