@@ -246,6 +246,10 @@ static int parse_args(int argc, char **argv, struct report_args *a, struct repor
 		return cli_usage_error("report", "--vmlinux shows call sites with --callers, --callees or --slowest: add one");
 	if (a->slowest && sm->filepath)
 		return cli_usage_error("report", "--filter-filepath filters the functions table, not the --slowest calls: leave it out");
+	if (a->slowest && (a->sort_set || a->limit_set))
+		return cli_usage_error("report", "--sort and --limit order and cut the functions table; --slowest N keeps the N longest calls, longest first");
+	if (x->vmlinux && (ret = cli_format_check("report", "--vmlinux", a->format)))
+		return ret;
 	if (x->want_errors && (ret = cli_format_check("report", "--errors", a->format)))
 		return ret;
 	if (x->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format)))

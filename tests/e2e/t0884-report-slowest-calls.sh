@@ -89,10 +89,16 @@ if t_has_feature libdw; then
 	t_exit "--vmlinux with --errors: refused" 2 "$KMAG" report --vmlinux "$K" --errors "$F/fg619-args.dat"
 	t_grep "... saying where it applies" '--vmlinux shows call sites with --callers, --callees or --slowest' "$T/err"
 	t_exit "--vmlinux with the functions table: refused" 2 "$KMAG" report --vmlinux "$K" "$F/fg619-args.dat"
+	t_exit "--vmlinux with csv (no call sites there): refused" 2 "$KMAG" report --vmlinux "$K" \
+		--callers vfs_write -F csv "$F/fg619-args.dat"
+	t_grep "... saying why" '--vmlinux works with the text or json formats, not csv' "$T/err"
 fi
 t_exit "--filter-filepath with --slowest: refused" 2 "$KMAG" report --slowest 3 --filter-filepath fs \
 	"$F/fg619-args.dat"
 t_grep "... saying why" 'not the --slowest calls' "$T/err"
+t_exit "--limit with --slowest: refused" 2 "$KMAG" report --slowest 3 --limit 2 "$F/fg619-args.dat"
+t_exit "--sort with --slowest: refused" 2 "$KMAG" report --slowest 3 --sort total "$F/fg619-args.dat"
+t_grep "... saying why" '--slowest N keeps the N longest calls' "$T/err"
 
 # --vmlinux: the call sites' source lines, checked with addr2line
 t_has_feature libdw || { t_skip "--vmlinux" "no libdw"; t_done; exit; }
