@@ -144,6 +144,96 @@ static void slowest_keeps_the_longest_with_chains(void)
 	kmag_slowest_free(s);
 }
 
+/* An entry called from @caller+@off with arguments @a0, @a1. */
+static struct kmag_event entry_at(kmag_func_t f, int depth, uint64_t ts, kmag_func_t caller,
+				  uint32_t off, uint64_t a0, uint64_t a1)
+{
+	struct kmag_event e = entry(7, f, depth, ts);
+
+	e.parent = caller;
+	e.parent_off = off;
+	e.nargs = 2;
+	e.args[0] = a0;
+	e.args[1] = a1;
+	return e;
+}
+
+static struct kmag_event leave_ret(kmag_func_t f, int depth, uint64_t ts, uint64_t dur,
+				   int64_t ret)
+{
+	struct kmag_event e = leave(7, f, depth, ts, dur);
+
+	e.retval = ret;
+	e.has_retval = true;
+	return e;
+}
+
+/*
+ * Each kept call carries its own call site, arguments and return value, and
+ * its chain the call site of each entry (callers' sites too), also after the
+ * heap replaced and moved calls: 1 (from 90+0x10) calls 2 (from 1+0x20), which
+ * calls 3 (from 2+0x30, -9) and 4 (from 2+0x40, 0x1000).
+ */
+static void slowest_keeps_sites_args_and_retvals(void)
+{
+	struct kmag_event evs[] = {
+		entry_at(1, 0, 0, 90, 0x10, 11, 12),	entry_at(2, 1, 10, 1, 0x20, 21, 22),
+		entry_at(3, 2, 11, 2, 0x30, 31, 32),	leave_ret(3, 2, 16, 5, -9),
+		entry_at(4, 2, 20, 2, 0x40, 41, 4096),	leave_ret(4, 2, 50, 30, 4096),
+		leave_ret(2, 1, 60, 50, 0),		leave_ret(1, 0, 100, 100, 3),
+	};
+	struct kmag_slowest *s = slowest_of(2, evs, ARRAY_LEN(evs));
+	const struct kmag_slow_call *c;
+
+	CHECK_EQ(kmag_slowest_count(s), 2);
+	c = kmag_slowest_get(s, 0);
+	CHECK_EQ(c->func, 1);
+	CHECK_EQ(c->call.caller, 90);
+	CHECK_EQ(c->call.caller_off, 0x10);
+	CHECK_EQ(c->call.retval, 3);
+	CHECK_EQ(c->nr_chain, 1);
+	CHECK_EQ(c->chain_sites[0].caller, 90);
+	c = kmag_slowest_get(s, 1);	/* 2 replaced 3 and 4 in the heap */
+	CHECK_EQ(c->func, 2);
+	CHECK_EQ(c->call.nargs, 2);
+	CHECK_EQ(c->call.args[1], 22);
+	CHECK_EQ(c->nr_chain, 2);
+	CHECK_EQ(c->chain_sites[0].caller, 90);
+	CHECK_EQ(c->chain_sites[1].caller, 1);
+	CHECK_EQ(c->chain_sites[1].caller_off, 0x20);
+	kmag_slowest_free(s);
+
+	s = slowest_of(4, evs, ARRAY_LEN(evs));
+	c = kmag_slowest_get(s, 2);
+	CHECK_EQ(c->func, 4);
+	CHECK(c->call.has_retval);
+	CHECK_EQ(c->call.retval, 4096);
+	CHECK_EQ(c->call.args[1], 4096);
+	CHECK_EQ(c->call.caller_off, 0x40);
+	CHECK_EQ(c->nr_chain, 3);
+	CHECK_EQ(c->chain[2], 4);
+	CHECK_EQ(c->chain_sites[0].caller_off, 0x10);
+	CHECK_EQ(c->chain_sites[1].caller_off, 0x20);
+	CHECK_EQ(c->chain_sites[2].caller_off, 0x40);
+	c = kmag_slowest_get(s, 3);
+	CHECK_EQ(c->func, 3);
+	CHECK_EQ(c->call.retval, -9);
+	CHECK_EQ(c->chain_sites[2].caller_off, 0x30);
+	kmag_slowest_free(s);
+
+	/* without entries (a placeholder chain), no call site and no arguments */
+	struct kmag_event bare[] = { leave(9, 6, 3, 500, 70) };
+
+	s = slowest_of(1, bare, ARRAY_LEN(bare));
+	c = kmag_slowest_get(s, 0);
+	CHECK_EQ(c->nr_chain, 1);
+	CHECK_EQ(c->call.caller, KMAG_FUNC_NONE);
+	CHECK_EQ(c->chain_sites[0].caller, KMAG_FUNC_NONE);
+	CHECK_EQ(c->call.nargs, 0);
+	CHECK(!c->call.has_retval);
+	kmag_slowest_free(s);
+}
+
 static void duration_parse(void)
 {
 	uint64_t ns;
@@ -168,6 +258,7 @@ const struct test_case durations_tests[] = {
 	{ "min-duration drops short calls and their children", mindur_drops_short_calls_and_their_children },
 	{ "min-duration feeds the call graph", mindur_feeds_the_call_graph },
 	{ "slowest keeps the longest calls with their chains", slowest_keeps_the_longest_with_chains },
+	{ "slowest keeps call sites, arguments and return values", slowest_keeps_sites_args_and_retvals },
 	{ "durations parse with units", duration_parse },
 	TEST_LIST_END,
 };
