@@ -23,13 +23,12 @@ var KS = (function () {
 		}
 
 		function item(r) {
-			var li = h.make("li"), txt = h.make("span", "n");
+			var li = h.make("li");
 			li.setAttribute("data-site", S.s[r]);
-			txt.appendChild(h.make("span", "site", S.s[r]));
-			if (S.l && S.l[r])
-				txt.appendChild(h.make("span", "line", " " + S.l[r]));
-			li.appendChild(txt);
+			li.appendChild(h.make("span", "n", S.s[r]));
 			li.appendChild(h.make("span", "c", h.fmtCount(S.n[r]) + (S.n[r] === 1 ? " call" : " calls")));
+			if (S.l && S.l[r])	// a row of its own under the site (CSS)
+				li.appendChild(h.make("span", "line", S.l[r]));
 			li.title = S.s[r] + (S.l && S.l[r] ? " (" + S.l[r] + ")" : "") + ": " +
 				h.fmtCount(S.n[r]) + " calls" + (S.c[r] >= 0 ? "; click to focus the caller" : "");
 			if (S.c[r] >= 0) {

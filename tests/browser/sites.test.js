@@ -8,6 +8,7 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { execFileSync } = require("child_process");
 
 // The kernel's text: per function, the number of entries per call site.
 function kernelSites(txt) {
@@ -67,6 +68,41 @@ module.exports = async function testSites(L, ctx) {
 	L.ok(JSON.stringify(got) === JSON.stringify(vw), "vfs_write: called from the kernel's sites", JSON.stringify(got) + " vs " + JSON.stringify(vw));
 	L.ok(problems.length === 0, "no errors on the call sites page", problems.join("\n"));
 	await page.close();
+
+	// with the vmlinux (not in the repository; skipped without it): each site's
+	// source line, as report --callers --vmlinux names the edge's call sites
+	const xz = [process.env.KMAG_SHARED_KERNELS, path.join(process.env.SRCDIR, "../shared/kernels"),
+		    path.join(process.env.SRCDIR, "../../shared/kernels")]
+		.filter(Boolean).map((d) => path.join(d, "vmlinux-6.19.0.xz")).find((f) => fs.existsSync(f));
+	if (xz) {
+		const vmlinux = path.join(L.work, "vmlinux"), lhtml = path.join(L.work, "sites-lines.html");
+		fs.writeFileSync(vmlinux, execFileSync("xz", ["-dc", xz], { maxBuffer: 1 << 30 }));
+		L.kmag(["html", "--vmlinux", vmlinux, "--focus", F, "-o", lhtml, trace]);
+		const rep = JSON.parse(execFileSync(process.env.KMAG, ["report", "--vmlinux", vmlinux, "--callers", F,
+								      "-F", "json", trace]).toString());
+		({ page, problems } = await L.open(ctx, lhtml));
+		await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+		const shown = await page.$$eval("#sites li[data-site]", (lis) => lis.map((li) =>
+			[li.getAttribute("data-site"), (li.querySelector(".line") || { textContent: "" }).textContent.trim()]));
+		await page.screenshot({ path: path.join(L.shots, "sites-lines.png") });
+		let same = 0;
+		const differ = [];
+		for (const [site, line] of shown) {
+			const e = rep.edges.find((x) => x.caller === site.replace(/\+0x[0-9a-f]+$/, ""));
+			if (!e || !e.call_sites)
+				continue;
+			if (line && e.call_sites.split(", ").some((c) => c.startsWith(line + " x")))
+				same++;
+			else
+				differ.push(`${site}: ${line} vs ${e.call_sites}`);
+		}
+		L.ok(same >= 4 && differ.length === 0, `${F}: each site's line as report --callers --vmlinux (${same})`, differ.join("; "));
+		L.ok(problems.length === 0, "no errors on the page with lines", problems.join("\n"));
+		await page.close();
+		fs.rmSync(vmlinux);
+	} else {
+		L.note("no vmlinux-6.19.0.xz: the call sites' lines are not checked");
+	}
 
 	// no call sites recorded: no list
 	const rhtml = path.join(L.work, "sites-retval.html");
