@@ -7,7 +7,8 @@
  * the cairo chart, the HTML explorer, the diff of the graph with itself and
  * with an empty graph (text, JSON, DOT, page), flame SVG and folded, the
  * slowest calls as text and JSON, kmag replay's call trees (text, JSON Lines,
- * --errors), kmag errors (text, JSON) and the explorer with its Errors panel.
+ * --errors), kmag errors (text, JSON) and the explorer with its Errors panel
+ * and its functions' Called from lists.
  * Outputs go to memory (checked with fuzz-check.h, abort() on malformed
  * output) or to /dev/null (Graphviz and cairo write to paths).
  *
@@ -341,6 +342,7 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 					   .budget = 64 };
 	struct kmag_callsample *calls = NULL;
 	struct kmag_errors *errs = NULL;
+	struct kmag_callsites *sites = NULL;
 	struct fz_tee tee = { 0 };
 	char *cbuf = NULL;
 	size_t clen = 0;
@@ -352,9 +354,11 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	calls = kmag_callsample_new(&so);
 	slow = kmag_slowest_new(5);
 	errs = kmag_errors_new(kmag_trace_symtab(t));
+	sites = kmag_callsites_new(kmag_trace_symtab(t), NULL);
 	if (!tee.cg || !slow || kmag_slowest_subscribe(slow, kmag_cg_replay(tee.cg)) || !calls ||
 	    kmag_callsample_subscribe(calls, kmag_cg_replay(tee.cg)) || !errs ||
-	    kmag_errors_subscribe(errs, kmag_cg_replay(tee.cg)))
+	    kmag_errors_subscribe(errs, kmag_cg_replay(tee.cg)) || !sites ||
+	    kmag_callsites_subscribe(sites, kmag_cg_replay(tee.cg)))
 		goto out;
 	fz_trees_new(&tee, t);
 	if (kmag_trace_info(t)->tracer != KMAG_TRACER_FUNCTION && (cf = open_memstream(&cbuf, &clen))) {
@@ -397,16 +401,18 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 
 		fz_render("errors text", fz_errors_text, &x, fz_check_text);
 		fz_render("errors json", fz_errors_json, &x, fz_check_json);
-		/* the explorer page with its Errors panel and error paths */
+		/* the explorer page with its Errors panel, error paths and Called from lists */
 		struct kmag_explore ex = { .cg = tee.cg, .st = kmag_trace_symtab(t),
 					   .info = kmag_trace_info(t), .input = "e</script>",
-					   .errors = errs, .errors_types = "BTF of \"</script>\x01" };
+					   .errors = errs, .errors_types = "BTF of \"</script>\x01",
+					   .callsites = sites };
 
 		fz_render("explorer errors", fz_explore, &ex, fz_check_html);
 	}
 out:
 	fz_trees_finish(&tee);
 	kmag_errors_free(errs);
+	kmag_callsites_free(sites);
 	kmag_chrome_free(tee.chrome);
 	if (cf)
 		fclose(cf);
