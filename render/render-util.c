@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,4 +193,100 @@ char *render_dot_esc(const char *s, const char *suffix)
 	}
 	memcpy(o, suffix ? suffix : "", tail + 1);
 	return out;
+}
+
+char *kmag_format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	return buf;
+}
+
+void kmag_fput_json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', out);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			/* control bytes, and "<" so a name can never close a <script> */
+			if (*p < 0x20 || *p == 0x7f || *p == '<') {
+				fprintf(out, "\\u%04x", *p);
+			} else if (*p < 0x80) {
+				fputc(*p, out);
+			} else {
+				/* JSON is UTF-8: a byte that is not becomes U+FFFD */
+				size_t n = render_utf8_len(p);
+
+				if (n)
+					fwrite(p, 1, n, out);
+				else
+					fputs("\\ufffd", out);
+				p += n ? n - 1 : 0;
+			}
+		}
+	}
+	fputc('"', out);
+}
+
+static bool utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = render_utf8_len(p)))
+			return false;
+	return true;
+}
+
+void kmag_fput_csv_field(FILE *out, const char *s)
+{
+	const char *p;
+	size_t n;
+
+	s = s ? s : "";
+	/* a leading = + - @ would make spreadsheets run the cell as a formula */
+	if (!strpbrk(s, ",\"\n\r") && !strchr("=+-@", *s ? *s : 'x') && utf8_clean(s)) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	if (strchr("=+-@", *s ? *s : 'x') && *s)
+		fputc('\'', out);
+	for (p = s; *p; p += n) {
+		/* CSV files are read as UTF-8: a byte that is not becomes U+FFFD */
+		n = render_utf8_len((const unsigned char *)p);
+		if (!n) {
+			fputs(RENDER_UTF8_REPLACEMENT, out);
+			n = 1;
+			continue;
+		}
+		if (*p == '"')
+			fputc('"', out);
+		fwrite(p, 1, n, out);
+	}
+	fputc('"', out);
 }
