@@ -8,6 +8,7 @@
 # With the Linux 6.19 vmlinux (not in the repository; skipped without it) the
 # call sites' source lines are checked against binutils' addr2line.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/site-lines-lib.sh"
 
 F=$TRACES/6.19
 K=$F/fg619-args.txt
@@ -124,41 +125,7 @@ for c in json.load(open(sys.argv[1]))["slowest"]:
         print(caller, off, c.get("call_site_line", "-"))
 EOF
 t_ok "distinct call sites found" test "$(wc -l <"$T/sites")" -gt 20
-# the call instruction is the byte before the return address; callers whose
-# name nm lists once (a static function's twins are left out)
-nm "$T/vmlinux" | awk '$2 ~ /^[tT]$/ {print $3, $1}' >"$T/nm"
-# one addr2line run over every address: "caller off line address"
-python3 - "$T/nm" "$T/sites" >"$T/addrs" <<'EOF'
-import sys
-base, twin = {}, set()
-for l in open(sys.argv[1]):
-    name, addr = l.split()
-    if name in base:
-        twin.add(name)
-    base[name] = int(addr, 16)
-for l in open(sys.argv[2]):
-    caller, off, line = l.split()
-    if caller in base and caller not in twin:
-        print(caller, off, line, "%x" % (base[caller] + int(off, 16) - 1))
-EOF
-awk '{print $4}' "$T/addrs" | addr2line -e "$T/vmlinux" >"$T/a2l"
-checked=0 wrong=0 missing=0
-while read -r caller off line _ a2l; do
-	case $a2l in
-	*\?*) continue ;;	# no line for it: nothing to compare
-	esac
-	checked=$((checked + 1))
-	if [ "$line" = - ]; then
-		missing=$((missing + 1))
-		echo "# $caller+$off: no line, addr2line says $a2l"
-	elif [ "${a2l%% *}" != "$line" ] && [[ ${a2l%% *} != */"$line" ]]; then
-		wrong=$((wrong + 1))
-		echo "# $caller+$off: kmag $line, addr2line $a2l"
-	fi
-done < <(paste -d' ' "$T/addrs" "$T/a2l")
-t_ok "call sites compared with addr2line ($checked)" test "$checked" -gt 20
-t_eq "each has a line" 0 "$missing"
-t_eq "each is addr2line's line" 0 "$wrong"
+check_site_lines "$T/vmlinux" "$T/sites" 20
 a2l=$(addr2line -e "$T/vmlinux" "$(printf '%x' $((0x$(awk '$1 == "ksys_write" {print $2; exit}' "$T/nm") + ${dd_site#*+} - 1)))")
 want=${a2l%% *}
 want=${want##*/linux-new/}

@@ -5,6 +5,7 @@
 # Linux 6.19 vmlinux (not in the repository; skipped without it) their source
 # lines, and those of the Calls view's call sites, are binutils' addr2line's.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/site-lines-lib.sh"
 
 F=$TRACES/6.19
 # the page's JSON document, or one member of it
@@ -84,38 +85,5 @@ page_data "$T/lines.html" sites | sort >"$T/lines.sites"
 t_ok "the same sites with a vmlinux" diff "$T/kernel.sites" "$T/lines.sites"
 page_data "$T/lines.html" lines >"$T/sites"
 t_ok "call sites with lines" test "$(wc -l <"$T/sites")" -gt 400
-# the call instruction is the byte before the return address; callers whose
-# name nm lists once (a static function's twins are left out)
-nm "$T/vmlinux" | awk '$2 ~ /^[tT]$/ {print $3, $1}' >"$T/nm"
-python3 - "$T/nm" "$T/sites" >"$T/addrs" <<'EOF'
-import sys
-base, twin = {}, set()
-for l in open(sys.argv[1]):
-    name, addr = l.split()
-    if name in base:
-        twin.add(name)
-    base[name] = int(addr, 16)
-for l in open(sys.argv[2]):
-    caller, off, line = l.split()
-    if caller in base and caller not in twin:
-        print(caller, off, line, "%x" % (base[caller] + int(off, 16) - 1))
-EOF
-awk '{print $4}' "$T/addrs" | addr2line -e "$T/vmlinux" >"$T/a2l"
-checked=0 wrong=0 missing=0
-while read -r caller off line _ a2l; do
-	case $a2l in
-	*\?*) continue ;;	# no line for it: nothing to compare
-	esac
-	checked=$((checked + 1))
-	if [ "$line" = - ]; then
-		missing=$((missing + 1))
-		echo "# $caller+$off: no line, addr2line says $a2l"
-	elif [ "${a2l%% *}" != "$line" ] && [[ ${a2l%% *} != */"$line" ]]; then
-		wrong=$((wrong + 1))
-		echo "# $caller+$off: kmag $line, addr2line $a2l"
-	fi
-done < <(paste -d' ' "$T/addrs" "$T/a2l")
-t_ok "call sites compared with addr2line ($checked)" test "$checked" -gt 400
-t_eq "each has a line" 0 "$missing"
-t_eq "each is addr2line's line" 0 "$wrong"
+check_site_lines "$T/vmlinux" "$T/sites" 400
 t_done
