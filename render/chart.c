@@ -409,9 +409,13 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 		file = NULL;
 	}
 out:
-	kmag_outfile_abort(file);	/* a failed chart leaves the path as it was */
+	/*
+	 * The surface first: destroying an unfinished PDF/SVG surface (a failed
+	 * draw) finishes it, which still writes through the file's stream.
+	 */
 	if (surf)
 		cairo_surface_destroy(surf);
+	kmag_outfile_abort(file);	/* a failed chart leaves the path as it was */
 	for (i = 0; names && i < c->nr + 2; i++)
 		free(names[i]);
 	free(names);
