@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kmag/btf.h"
+#include "kmag/errors.h"
 #include "kmag/render/callfmt.h"
 #include "kmag/trace.h"
 
@@ -135,7 +136,7 @@ size_t kmag_fmt_call_site(char *buf, size_t size, const char *caller, uint32_t c
 size_t kmag_fmt_retval(char *buf, size_t size, const struct kmag_call *call)
 {
 	int64_t e = call->has_retval ? kmag_call_errno(call->retval) : 0;
-	const char *name = e ? strerrorname_np((int)-e) : NULL;
+	const char *name = e ? kmag_errno_name((int)-e) : NULL;
 	size_t len = 0;
 
 	if (size)

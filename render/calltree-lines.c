@@ -15,6 +15,7 @@
 
 #include "kmag/render/callfmt.h"
 #include "calltree-internal.h"
+#include "kmag/errors.h"
 #include "kmag/replay.h"
 #include "kmag/srclines.h"
 #include "render-util.h"
@@ -275,7 +276,7 @@ static void put_retval(struct kmag_calltree *c, const struct kmag_call *call)
 			puts_(c, "\033[1;31m");
 		put(c, " = ", 3);
 		put_i64(c, errno_of(call));
-		name = strerrorname_np((int)-errno_of(call));
+		name = kmag_errno_name((int)-errno_of(call));
 		if (name) {
 			putch(c, ' ');
 			puts_(c, name);

@@ -18,6 +18,7 @@
 
 #include "html-calls.h"
 #include "kmag/callsample.h"
+#include "kmag/errors.h"
 #include "kmag/render/callfmt.h"
 #include "kmag/srclines.h"
 #include "grow.h"
@@ -89,7 +90,7 @@ static void put_errnames(FILE *out, const struct kmag_sample_call *calls, size_t
 		}
 	fputs(",\"errname\":{", out);
 	for (i = 1; i < 4096; i++) {
-		const char *name = seen[i] ? strerrorname_np((int)i) : NULL;
+		const char *name = seen[i] ? kmag_errno_name((int)i) : NULL;
 
 		if (name)
 			fprintf(out, "%s\"-%zu\":\"%s\"", shown++ ? "," : "", i, name);

@@ -159,6 +159,19 @@ static void full_width_hex_retvals(void)
 		  " i32(); /* = -13 EACCES */\n");
 }
 
+/* the kernel's own errnos (512 and above, include/linux/errno.h) by name, as kmag errors names them */
+static void kernel_errno_names(void)
+{
+	static const char text[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		" 1)    ls-9     |   1.000 us    |  tty_ioctl(); /* = -515 */\n"
+		" 1)    ls-9     |   1.000 us    |  f(); /* = -520 */\n";
+	struct kmag_calltree_opts o = { 0 };
+
+	check_run(text, &o, " tty_ioctl(); /* = -515 ENOIOCTLCMD */\n f(); /* = -520 */\n");
+}
+
 static void errors_need_retvals(void)
 {
 	struct kmag_calltree_opts o = { .errors = true };
@@ -191,6 +204,7 @@ const struct test_case calltree_tests[] = {
 	{ "errors_keep_failing_chains", errors_keep_failing_chains },
 	{ "full_width_hex_retvals", full_width_hex_retvals },
 	{ "errors_need_retvals", errors_need_retvals },
+	{ "kernel_errno_names", kernel_errno_names },
 	{ "missing_exit_is_a_comment", missing_exit_is_a_comment },
 	TEST_LIST_END,
 };
