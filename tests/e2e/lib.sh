@@ -34,6 +34,16 @@ EOS
 	chmod +x "$KMAG"
 fi
 
+# The *-host tests change this machine's tracefs and compare snapshots of it:
+# meson runs them one at a time, and this lock keeps them apart from those of
+# another build or checkout running at the same time.
+case $0 in
+*-host.sh)
+	exec 8>"${TMPDIR:-/tmp}/kmag-host-tracefs.lock"
+	flock 8
+	;;
+esac
+
 t_pass() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 t_fail() {
 	T_N=$((T_N + 1)); T_FAILED=$((T_FAILED + 1)); echo "not ok $T_N - $1"
