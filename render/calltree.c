@@ -209,7 +209,8 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 			return ret;
 		break;
 	case KMAG_EV_GRAPH_EXIT:
-		if (c->o.errors && !c->retval_checked) {
+		/* a void function's exit says nothing: its return value was dropped (trace.h) */
+		if (c->o.errors && !c->retval_checked && !(c->trace && kmag_trace_returns_void(c->trace, ev->func))) {
 			if (!ev->has_retval)
 				return kmag__ct_fail(c, ENODATA,
 					    "%s has no return values: --errors needs a function_graph trace recorded with the funcgraph-retval option (Linux 6.5+, CONFIG_FUNCTION_GRAPH_RETVAL)",

@@ -32,13 +32,6 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
 }
 
-/* A return value worth showing: recorded, and not of a function BTF says returns void. */
-static bool shows_retval(const struct kmag_call *call, const struct kmag_trace *t)
-{
-	const struct kmag_btf_func *proto = t ? kmag_trace_arg_proto(t, call->func) : NULL;
-
-	return call->has_retval && !(proto && proto->ret.kind == KMAG_BTF_VOID);
-}
 
 /* The call site of chain entry @k as "ksys_write+0x71" in @buf; false when not recorded. */
 static bool chain_site(const struct kmag_slow_call *c, size_t k, const struct kmag_symtab *st,
@@ -69,7 +62,7 @@ static void text_details(FILE *out, const struct kmag_slow_call *c, const struct
 			 const struct kmag_trace *t, struct kmag_srclines *lines)
 {
 	const struct kmag_call *call = &c->call;
-	bool ret = shows_retval(call, t);
+	bool ret = call->has_retval;
 	char buf[1024];
 
 	/* a function without parameters shows as one that saved none */
@@ -163,7 +156,7 @@ static void json_details(FILE *out, const struct kmag_slow_call *c, const struct
 		fputs(",\"args\":", out);
 		kmag_fput_json_string(out, buf);
 	}
-	if (shows_retval(call, t)) {	/* an error as the kernel reads it, as replay's */
+	if (call->has_retval) {	/* an error as the kernel reads it, as replay's */
 		int64_t e = kmag_call_errno(call->retval);
 
 		fprintf(out, ",\"retval\":%" PRId64, e ? e : call->retval);

@@ -12,6 +12,8 @@ build_pkgs=(gcc pkg-config meson ninja-build
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
 	clang libclang-rt-dev valgrind elfutils binutils zsh)
+# BTF read independently of kmag (t0886)
+test_pkgs+=(bpftool)
 # explorer/flame/diff tests: Graphviz's dot, and the browser tests (Debian's
 # chromium driven by playwright-core, which the test installs with npm ci)
 test_pkgs+=(graphviz chromium)

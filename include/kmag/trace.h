@@ -166,7 +166,9 @@ struct kmag_btf_func;
  * Gives @t the kernel's BTF (kmag_btf_open()/_from_blob(); borrowed, must
  * outlive @t; NULL detaches): kmag_trace_arg_names() then also names the
  * registers of functions the trace itself names none for (trace.dat), from
- * their prototypes, and kmag_trace_arg_proto() answers.
+ * their prototypes, and kmag_trace_arg_proto() answers. Events read after
+ * it carry no return value for functions the BTF says return void (the
+ * kernel records the register anyway): one rule for every view.
  */
 void kmag_trace_set_btf(struct kmag_trace *t, const struct kmag_btf *btf);
 /* The BTF given to kmag_trace_set_btf(), or NULL; borrowed. */
@@ -178,6 +180,12 @@ const struct kmag_btf *kmag_trace_get_btf(const struct kmag_trace *t);
  * kmag_trace_close().
  */
 const struct kmag_btf_func *kmag_trace_arg_proto(const struct kmag_trace *t, kmag_func_t func);
+/*
+ * Whether the BTF given to kmag_trace_set_btf() says @func returns void
+ * (false without BTF, or when it does not know @func). Such a function's
+ * exits reach the event callback without a return value.
+ */
+bool kmag_trace_returns_void(const struct kmag_trace *t, kmag_func_t func);
 /* Closes the file and frees everything. Accepts NULL. */
 void kmag_trace_close(struct kmag_trace *t);
 

@@ -62,6 +62,13 @@ const struct kmag_btf_func *kmag_trace_arg_proto(const struct kmag_trace *ct, km
 	return f;
 }
 
+bool kmag_trace_returns_void(const struct kmag_trace *t, kmag_func_t func)
+{
+	const struct kmag_btf_func *f = kmag_trace_arg_proto(t, func);
+
+	return f && f->ret.kind == KMAG_BTF_VOID;
+}
+
 /* "fd,buf,count" of @f, a struct in k registers as "name" and k - 1 empty names. */
 static int btf_names(const struct kmag_btf_func *f, char *buf, size_t size)
 {

@@ -135,6 +135,20 @@ static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_ev
 		else if (ev->type == KMAG_EV_OTHER && t->info.tracer == KMAG_TRACER_UNKNOWN)
 			t->info.tracer = KMAG_TRACER_EVENTS;
 	}
+	/*
+	 * The kernel records the return register of every function, a void
+	 * one's too (funcgraph-retval prints "ret=0xdead000000000122" for
+	 * _raw_spin_unlock_irqrestore): where the trace's types say @func
+	 * returns void, its exit carries no return value, for every view at
+	 * once (replay, report --slowest, errors, the Calls views, exports).
+	 */
+	if (unlikely(t->types) && ev->type == KMAG_EV_GRAPH_EXIT && ev->has_retval &&
+	    kmag_trace_returns_void(t, ev->func)) {
+		struct kmag_event e = *ev;
+
+		e.has_retval = false;
+		return t->fn(&e, t->fn_ctx);
+	}
 	return t->fn(ev, t->fn_ctx);
 }
 
