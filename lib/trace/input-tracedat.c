@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "decode.h"
+#include "pagewalk.h"
 #include "trace-internal.h"
 #include "tracedat-format.h"
 #include "tracedat.h"
@@ -33,10 +34,7 @@ struct cpu_stream {
 	uint8_t *cbuf;		/* compressed chunk scratch */
 	size_t cbuf_cap;
 
-	/* the page being walked */
-	const uint8_t *data;
-	uint32_t size, idx;
-	uint64_t ts;
+	struct kmag_page_walk walk;	/* the page being walked */
 	uint64_t page_file_off;	/* for messages: where the page came from */
 
 	struct kmag_event ev;	/* current event, valid when have */
@@ -47,9 +45,7 @@ struct tracedat_input {
 	struct tracedat td;
 	struct tep_handle *tep;
 	struct kmag_decoder dec;
-	uint32_t page_size;
-	uint32_t page_hdr;	/* bytes before the data: timestamp + commit */
-	int commit_size;	/* 4 or 8 */
+	struct kmag_page_geom geom;	/* page size, header, byte order */
 	struct cpu_stream *streams;
 	int nr_streams;
 	struct kmag_err *err;	/* during read */
@@ -58,11 +54,6 @@ struct tracedat_input {
 static inline uint32_t rd32(const struct tracedat_input *in, const uint8_t *p)
 {
 	return td_get32(&in->td, p);
-}
-
-static inline uint64_t rd64(const struct tracedat_input *in, const uint8_t *p)
-{
-	return td_get64(&in->td, p);
 }
 
 static int stream_fail(struct tracedat_input *in, struct cpu_stream *s, const char *why)
@@ -82,7 +73,7 @@ static int stream_refill(struct tracedat_input *in, struct cpu_stream *s)
 	s->buf_len = 0;
 	if (!s->compressed) {
 		uint64_t left = s->end - s->pos;
-		size_t want = (size_t)in->page_size * STREAM_BUF_PAGES;
+		size_t want = (size_t)in->geom.page_size * STREAM_BUF_PAGES;
 
 		if (!left)
 			return 0;
@@ -152,19 +143,19 @@ static int stream_refill(struct tracedat_input *in, struct cpu_stream *s)
  */
 static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 {
-	for (;;) {
-		const uint8_t *page;
-		uint64_t commit;
-		uint32_t size;
+	const struct kmag_page_geom *g = &in->geom;
 
-		if (s->buf_len - s->buf_off < in->page_size) {
+	for (;;) {
+		struct kmag_page_info info;
+		const uint8_t *page;
+		const char *why;
+
+		if (s->buf_len - s->buf_off < g->page_size) {
 			int ret;
 
-			if (s->buf_off < s->buf_len && s->buf_len - s->buf_off >= in->page_hdr) {
+			if (s->buf_off < s->buf_len && s->buf_len - s->buf_off >= g->page_hdr) {
 				/* a partial trailing page: only valid if it is padding */
-				page = s->buf + s->buf_off;
-				commit = in->commit_size == 8 ? rd64(in, page + 8) : rd32(in, page + 8);
-				if (commit & RB_COMMIT_MASK)
+				if (kmag__page_commit(g, s->buf + s->buf_off) & RB_COMMIT_MASK)
 					return stream_fail(in, s, "data ends inside a page");
 			}
 			ret = stream_refill(in, s);
@@ -173,18 +164,12 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 			continue;
 		}
 		page = s->buf + s->buf_off;
-		s->buf_off += in->page_size;
+		s->buf_off += g->page_size;
 		if (!s->compressed)
-			s->page_file_off = s->pos - s->buf_len + s->buf_off - in->page_size;
-		commit = in->commit_size == 8 ? rd64(in, page + 8) : rd32(in, page + 8);
-		size = (uint32_t)(commit & RB_COMMIT_MASK);
-		if (size > in->page_size - in->page_hdr)
-			return stream_fail(in, s, "commit size exceeds the page");
-		s->ts = rd64(in, page);
-		s->data = page + in->page_hdr;
-		s->size = size;
-		s->idx = 0;
-		if (commit & RB_MISSING_EVENTS) {
+			s->page_file_off = s->pos - s->buf_len + s->buf_off - g->page_size;
+		if (kmag__page_load(g, &s->walk, page, &info, &why))
+			return stream_fail(in, s, why);
+		if (info.missing) {
 			struct kmag_event *ev = &s->ev;
 
 			memset(ev, 0, sizeof(*ev));
@@ -192,16 +177,12 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 			ev->cpu = s->cpu;
 			ev->pid = -1;
 			ev->depth = -1;
-			ev->ts = s->ts + (uint64_t)in->td.ts_offset;
+			ev->ts = s->walk.ts + (uint64_t)in->td.ts_offset;
 			ev->func = ev->parent = KMAG_FUNC_NONE;
-			ev->lost = KMAG_LOST_UNKNOWN;
-			if ((commit & RB_MISSING_STORED) &&
-			    (uint64_t)size + (uint64_t)in->commit_size <= in->page_size - in->page_hdr)
-				ev->lost = in->commit_size == 8 ? rd64(in, s->data + size) :
-								  rd32(in, s->data + size);
+			ev->lost = info.lost_known ? info.lost : KMAG_LOST_UNKNOWN;
 			return 2;
 		}
-		if (size)
+		if (s->walk.size)
 			return 1;
 	}
 }
@@ -210,89 +191,25 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 static int stream_next(struct tracedat_input *in, struct cpu_stream *s)
 {
 	for (;;) {
-		const uint8_t *p, *payload;
-		uint32_t hdr, type_len, delta, left, plen, adv;
+		const uint8_t *payload;
+		const char *why;
+		uint32_t plen;
+		int ret = kmag__page_next(&in->geom, &s->walk, &payload, &plen, &why);
 
-		if (s->idx >= s->size) {
-			int ret = stream_next_page(in, s);
-
+		if (unlikely(ret < 0))
+			return stream_fail(in, s, why);
+		if (!ret) {
+			ret = stream_next_page(in, s);
 			if (ret <= 0)
 				return ret;
 			if (ret == 2)
 				return 1;
 			continue;
 		}
-		p = s->data + s->idx;
-		left = s->size - s->idx;
-		if (unlikely(left < 4))
-			return stream_fail(in, s, "record header cut off");
-		hdr = rd32(in, p);
-		if (in->td.big_endian) {
-			type_len = hdr >> 27;
-			delta = hdr & ((1u << 27) - 1);
-		} else {
-			type_len = hdr & 0x1f;
-			delta = hdr >> 5;
-		}
-		switch (type_len) {
-		case RB_TYPE_PADDING:
-			s->ts += delta;
-			if (left < 8) {
-				s->idx = s->size;
-				continue;
-			}
-			adv = rd32(in, p + 4);
-			if (adv > left - 4 || (!delta && !adv)) {
-				/* a null event: the rest of the page is unused */
-				s->idx = s->size;
-				continue;
-			}
-			s->idx += 4 + adv;
-			continue;
-		case RB_TYPE_TIME_EXTEND:
-		case RB_TYPE_TIME_STAMP: {
-			uint64_t ext;
-
-			if (unlikely(left < 8))
-				return stream_fail(in, s, "time extend cut off");
-			ext = ((uint64_t)rd32(in, p + 4) << RB_TS_SHIFT) + delta;
-			if (type_len == RB_TYPE_TIME_STAMP)
-				s->ts = ext | (s->ts & RB_TS_MSB);
-			else
-				s->ts += ext;
-			s->idx += 8;
-			continue;
-		}
-		case 0: {
-			uint32_t len;
-
-			if (unlikely(left < 8))
-				return stream_fail(in, s, "record length cut off");
-			len = rd32(in, p + 4);
-			if (unlikely(len < 4))
-				return stream_fail(in, s, "record length below its own size");
-			/* checked before rounding: a length near 2^32 would wrap adv */
-			if (unlikely(len - 4 > left - 8))
-				return stream_fail(in, s, "record runs past the end of the page");
-			plen = ((len - 4) + 3) & ~3u;
-			payload = p + 8;
-			adv = 8 + plen;
-			break;
-		}
-		default:
-			plen = type_len * 4;
-			payload = p + 4;
-			adv = 4 + plen;
-			break;
-		}
-		if (unlikely(adv > left))
-			return stream_fail(in, s, "record runs past the end of the page");
-		s->ts += delta;
-		s->idx += adv;
 		if (unlikely(kmag__decode(&in->dec, payload, plen, &s->ev)))
 			return stream_fail(in, s, "record shorter than its event format");
 		s->ev.cpu = s->cpu;
-		s->ev.ts = s->ts + (uint64_t)in->td.ts_offset;
+		s->ev.ts = s->walk.ts + (uint64_t)in->td.ts_offset;
 		return 1;
 	}
 }
@@ -460,12 +377,14 @@ static int setup_tep(struct tracedat_input *in, struct kmag_err *err)
 	    tep_parse_header_page(in->tep, td->header_page.data, td->header_page.size,
 				  td->long_size))
 		return kmag_err_set(err, EINVAL, "corrupt trace.dat: unreadable header_page format");
-	in->commit_size = tep_get_header_page_size(in->tep);
-	if (in->commit_size != 4 && in->commit_size != 8)
+	in->geom.commit_size = tep_get_header_page_size(in->tep);
+	if (in->geom.commit_size != 4 && in->geom.commit_size != 8)
 		return kmag_err_set(err, EINVAL,
 				    "corrupt trace.dat: header_page commit field has size %d",
-				    in->commit_size);
-	in->page_hdr = 8 + (uint32_t)in->commit_size;
+				    in->geom.commit_size);
+	in->geom.page_hdr = 8 + (uint32_t)in->geom.commit_size;
+	in->geom.big_endian = td->big_endian;
+	in->geom.swap = td->swap;
 	/* the ftrace formats now (the decoder needs them); others on first use */
 	for (i = 0; i < td->nr_formats; i++) {
 		struct td_format *f = &td->formats[i];
@@ -559,9 +478,10 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 	    (ret = register_lazy_formats(in, err)))
 		return ret;
 
-	in->page_size = td->top.page_size;
-	if (in->page_size <= in->page_hdr)
-		return kmag_err_set(err, EINVAL, "corrupt trace.dat: page size %u", in->page_size);
+	in->geom.page_size = td->top.page_size;
+	if (in->geom.page_size <= in->geom.page_hdr)
+		return kmag_err_set(err, EINVAL, "corrupt trace.dat: page size %u",
+				    in->geom.page_size);
 	if (!kmag__trace_cpu(t, td->nr_cpus > 0 ? td->nr_cpus - 1 : 0))
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	in->streams = calloc((size_t)td->top.nr_cpus + 1, sizeof(*in->streams));
