@@ -15,6 +15,7 @@
 #include "kmag/kmag.h"
 #include "kmag/symmap.h"
 #include "kmag/trace.h"
+#include "options.h"
 
 struct kmag_outfile;
 
@@ -45,18 +46,6 @@ int cli_lib_error(const struct kmag_err *err, const char *fallback);
 bool cli_lacks_feature(enum kmag_feature f, const char *what);
 
 /*
- * getopt_long() for every command (cli/options.c), without its abbreviations:
- * a long option counts only under its whole name, so "--cpu" is never taken
- * for "--cpumask". An abbreviation is returned as '?' for cli_bad_option().
- */
-int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
-/*
- * Reports the option cli_getopt() rejected (call from the '?'/':' or default
- * case; opterr is 0 so getopt itself stays quiet), with the command's similar
- * long options as a suggestion. Returns EXIT_USAGE.
- */
-int cli_bad_option(const char *cmd, int opt, char **argv);
-/*
  * Up to four of the @n @names similar to @word (a prefix of it, or a small
  * typo), each after @prefix, as "a, b" in @buf. Returns how many.
  */
@@ -66,11 +55,7 @@ size_t cli_suggest(const char *word, const char *const *names, size_t n, const c
 /* Parses a non-negative integer option value; returns false (and reports) on junk. */
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);
 
-/*
- * Options shared by every command that reads a trace. Each command puts
- * CLI_INPUT_LONGOPTS in its option table and forwards unknown option codes to
- * cli_input_option().
- */
+/* Options shared by every command that reads a trace (CLI_INPUT_OPTIONS). */
 struct cli_input {
 	const char *path;	/* NULL = default */
 	const char *pids, *comms, *cpus, *time;
@@ -87,49 +72,59 @@ struct cli_input {
 	int (*with_graph)(void *ctx, struct kmag_cg *cg);
 	void *with_graph_ctx;
 	uint64_t min_duration_ns;	/* cli_load_graph(): drop calls shorter than this (0 = keep) */
-	const char *btf_path;	/* --btf FILE (CLI_BTF_LONGOPT), or NULL */
+	const char *btf_path;	/* --btf FILE (CLI_BTF_OPTION), or NULL */
 };
 
-enum {
-	OPT_PID = 0x1000,
-	OPT_COMM,
-	OPT_CPU,
-	OPT_TIME,
-	OPT_READER,
-	OPT_MIN_DURATION,
-	OPT_BTF,
-	OPT_INPUT_LAST,
-};
+/*
+ * The options every command that reads a trace shares (cli/shared-opts.c
+ * parses them), declared once for every table (cli/options.h).
+ */
+int cli_opt_pids(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_comms(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_cpus(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_time(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_reader(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --min-duration DUR into a uint64_t of nanoseconds (above 0) */
+int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --btf FILE, where this build reads BTF */
+int cli_opt_btf(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --vmlinux FILE, where this build reads DWARF */
+int cli_opt_vmlinux(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --filter-filepath SPEC, checked now */
+int cli_opt_filepath(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --color WHEN into an enum cli_color */
+int cli_opt_color(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+
+/* Members of CLI_ARGS (cli/options.h): @in is its struct cli_input */
+#define CLI_INPUT_OPTIONS(in)                                                                  \
+	CLI_SECTION("\nInput selection (the trace FILE \"-\" is standard input):\n"),            \
+	CLI_OPTION(0, "pid", "PID[,PID...]", cli_opt_pids, in.pids, const char **,              \
+		   "only these tasks"),                                                        \
+	CLI_OPTION(0, "comm", "NAME[,NAME...]", cli_opt_comms, in.comms, const char **,         \
+		   "only tasks with these command names (globs)"),                             \
+	CLI_OPTION(0, "cpu", "LIST", cli_opt_cpus, in.cpus, const char **,                      \
+		   "only these CPUs (e.g. 0-3,8)"),                                            \
+	CLI_OPTION(0, "time", "START,END", cli_opt_time, in.time, const char **,                \
+		   "only this time window, in seconds as printed by report\n"                  \
+		   "(either side may be empty; prefix +: relative to start)"),                 \
+	CLI_OPTION(0, "reader", "auto|builtin|libtracecmd", cli_opt_reader, in.reader,          \
+		   enum kmag_reader *, "trace.dat decoder (default: kmag's fast built-in one)")
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
-/* --btf FILE: the kernel's BTF, for commands that show arguments (replay, report) */
-#define CLI_BTF_LONGOPT { "btf", required_argument, NULL, OPT_BTF }
-#define CLI_MIN_DURATION_LONGOPT { "min-duration", required_argument, NULL, OPT_MIN_DURATION }
-#define CLI_MIN_DURATION_HELP                                                              \
-	"      --min-duration DUR    leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"  \
-	"                            a bare number is microseconds), with their time and\n" \
-	"                            the calls they made, as record --threshold does\n"      \
-	"                            (function_graph traces)\n"
+#define CLI_MIN_DURATION_OPTION(in)                                                            \
+	CLI_MIN_DURATION_OPTION_HELP(in, "leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"   \
+				     "a bare number is microseconds), with their time and\n"   \
+				     "the calls they made, as record --threshold does\n"       \
+				     "(function_graph traces)")
+#define CLI_MIN_DURATION_OPTION_HELP(in, help)                                                 \
+	CLI_OPTION(0, "min-duration", "DUR", cli_opt_duration, in.min_duration_ns, uint64_t *, help)
+/* --btf FILE: the kernel's BTF, for the commands that show arguments or return types */
+#define CLI_BTF_OPTION(in, help)                                                               \
+	CLI_OPTION(0, "btf", "FILE", cli_opt_btf, in.btf_path, const char **, help)
+/* --vmlinux FILE: the kernel's DWARF, for call sites as source lines (member @m) */
+#define CLI_VMLINUX_OPTION(m, help)                                                            \
+	CLI_OPTION(0, "vmlinux", "FILE", cli_opt_vmlinux, m, const char **, help)
 
-#define CLI_INPUT_LONGOPTS                                                         \
-	{ "pid", required_argument, NULL, OPT_PID },                               \
-	{ "comm", required_argument, NULL, OPT_COMM },                             \
-	{ "cpu", required_argument, NULL, OPT_CPU },                               \
-	{ "time", required_argument, NULL, OPT_TIME },                             \
-	{ "reader", required_argument, NULL, OPT_READER }
-
-#define CLI_INPUT_HELP                                                                        \
-	"Input selection (the trace FILE \"-\" is standard input):\n"                        \
-	"      --pid PID[,PID...]    only these tasks\n"                                       \
-	"      --comm NAME[,NAME...] only tasks with these command names (globs)\n"            \
-	"      --cpu LIST            only these CPUs (e.g. 0-3,8)\n"                           \
-	"      --time START,END      only this time window, in seconds as printed by report\n" \
-	"                            (either side may be empty; prefix +: relative to start)\n" \
-	"      --reader auto|builtin|libtracecmd\n"                                            \
-	"                            trace.dat decoder (default: kmag's fast built-in one)\n"
-
-/* Returns 1 if @opt was an input option (stored), 0 if not, -1 on a bad value. */
-int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in);
 struct kmag_btf;
 /*
  * Once @t is open: loads --btf (without it, nothing) into *@out (free with
@@ -195,9 +190,9 @@ void cli_warn_lost(const struct kmag_trace_info *info);
 /*
  * Symbol-map options shared by the commands that show functions:
  * --symbol-file-path MAP (default: kmag_symmap_default_path() for the trace's
- * kernel) and --filter-filepath SPEC. Put CLI_SYMMAP_LONGOPTS in the option
- * table, forward option codes to cli_symmap_option(), and set
- * cli_input.after_open = cli_symmap_after_open with the struct as context.
+ * kernel) and --filter-filepath SPEC. Put CLI_SYMMAP_OPTIONS in the option
+ * table and set cli_input.after_open = cli_symmap_after_open with the struct
+ * as context.
  */
 struct cli_symmap {
 	const char *cmd;		/* command name, for messages */
@@ -209,61 +204,32 @@ struct cli_symmap {
 	const char *used;		/* path of the map in use (borrowed or static) */
 };
 
-enum {
-	OPT_FILTER_FILEPATH = 0x1100,
-	OPT_SYMBOL_FILE_PATH,
-};
+/* @sm: the struct cli_symmap member of CLI_ARGS */
+#define CLI_SYMMAP_OPTIONS(sm)                                                                 \
+	CLI_SECTION("\nSource files (needs a symbol map from `kmag generate-symbol-map`):\n"),      \
+	CLI_OPTION(0, "filter-filepath", "P[,P...]", cli_opt_filepath, sm.filepath,              \
+		   const char **,                                                               \
+		 "only functions defined in matching files: a substring\n"                      \
+		 "(net), a glob (fs/*/inode.c), '/' anchors at the tree\n"                      \
+		 "root (/net: not drivers/net)"),                                               \
+	CLI_STRING(0, "symbol-file-path", "MAP", sm.map_path,                                   \
+		   "the symbol map (kmag or the seed's name|path format;\n"                     \
+		   "default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map,\n"                        \
+		   "./symbol-filepath.map or\n"                                                  \
+		   "~/.cache/kmag/symbols-<kernel release>.map)")
 
-#define CLI_SYMMAP_LONGOPTS                                                         \
-	{ "filter-filepath", required_argument, NULL, OPT_FILTER_FILEPATH },       \
-	{ "symbol-file-path", required_argument, NULL, OPT_SYMBOL_FILE_PATH }
-
-#define CLI_SYMMAP_HELP                                                                        \
-	"Source files (needs a symbol map from `kmag generate-symbol-map`):\n"                   \
-	"      --filter-filepath P[,P...]\n"                                                     \
-	"                            only functions defined in matching files: a substring\n"    \
-	"                            (net), a glob (fs/*/inode.c), '/' anchors at the tree\n"    \
-	"                            root (/net: not drivers/net)\n"                             \
-	"      --symbol-file-path MAP\n"                                                         \
-	"                            the symbol map (kmag or the seed's name|path format;\n"     \
-	"                            default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map,\n"       \
-	"                            ./symbol-filepath.map or\n"                                 \
-	"                            ~/.cache/kmag/symbols-<kernel release>.map)\n"
-
-/* Returns 1 if @opt was a symbol-map option (stored), 0 if not, -1 on a bad value. */
-int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s);
 
 /* --color=auto|always|never, for every command that colours its output. */
 enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
-enum { OPT_COLOR = 0x1200 };
-#define CLI_COLOR_LONGOPTS                                        \
-	{ "color", required_argument, NULL, OPT_COLOR },          \
-	{ "colour", required_argument, NULL, OPT_COLOR }
-#define CLI_COLOR_HELP                                                                      \
-	"      --color auto|always|never\n"                                                  \
-	"                            colour the output (default auto: on a terminal, unless\n" \
-	"                            the NO_COLOR environment variable is set)\n"
-/* Parses a --color value into *@out; returns 0 or EXIT_USAGE (reported). */
-int cli_color_option(const char *cmd, const char *arg, enum cli_color *out);
+/* @c: the enum cli_color member of CLI_ARGS */
+#define CLI_COLOR_OPTION(c)                                                                    \
+	CLI_OPTION(0, "color", "auto|always|never", cli_opt_color, c, enum cli_color *,         \
+		 "colour the output (default auto: on a terminal, unless\n"                     \
+		 "the NO_COLOR environment variable is set)"),                                   \
+	CLI_HIDDEN_ALIAS("colour")
 /* Whether to colour output going to a terminal (@tty) or not, honouring NO_COLOR. */
 bool cli_color_on(enum cli_color c, bool tty);
 
-/*
- * The options several commands share, each parsed in one place: put the
- * command's parts here (NULL: it takes none of those) and call
- * cli_shared_option() from the default case of its option switch.
- */
-struct cli_shared {
-	struct cli_input *in;		/* CLI_INPUT_LONGOPTS (+ CLI_MIN_DURATION_LONGOPT) */
-	struct cli_symmap *sm;		/* CLI_SYMMAP_LONGOPTS */
-	enum cli_color *color;		/* CLI_COLOR_LONGOPTS */
-};
-/*
- * Stores a shared option (optarg) and returns 0; for a bad value, or an
- * option the command does not take, prints the one message and returns
- * EXIT_USAGE.
- */
-int cli_shared_option(const char *cmd, int opt, char **argv, const struct cli_shared *sh);
 /*
  * Parses --filter-filepath and loads the map for kernel @release (NULL:
  * unknown); warns when the map is for another kernel ("the map is for X but
@@ -363,12 +329,8 @@ int cli_write_error(const char *name, int ret);
  */
 int cli_format_check(const char *cmd, const char *option, const char *format);
 
-/*
- * -F @arg of @cmd: sets *@format to @arg when it is one of @supported
- * ("text,json"), else prints "unknown format "x" (choose text or json)" and
- * returns EXIT_USAGE. *@format points into @arg (argv).
- */
-int cli_format_arg(const char *cmd, const char *arg, const char *supported, const char **format);
+/* "text,json" -> "text or json"; "csv,json,dot" -> "csv, json or dot" */
+void cli_say_list(const char *list, char *buf, size_t len);
 
 /*
  * The output @path's extension against the format (cli/formats.c has the one

@@ -13,37 +13,13 @@
 #include "kmag/render/diff.h"
 #include "kmag/render/explore.h"
 
-static const char diff_usage[] =
-	"Usage: kmag diff [options] A B\n"
-	"\n"
-	"Compare two recordings of the same workload (say, before and after a patch):\n"
-	"which functions and call edges are new in B, gone from A, called more or less\n"
-	"often, or slower or faster. Growth is red, shrinkage blue.\n"
-	"\n"
-	"Output:\n"
-	"  -F, --format FMT          text (default), json, dot (Graphviz, the changed part\n"
-	"                            of the graph) or html (interactive explorer)\n"
-	"  -o, --output PATH         output file (default: standard output; html:\n"
-	"                            kmag-diff.html); without -F, a name ending .json,\n"
-	"                            .dot or .html picks the format (a picture: refused)\n"
-	"      --limit N             text: rows per section (default 30; 0 = all)\n"
-	"      --all                 dot: also draw unchanged functions and edges\n"
-	CLI_COLOR_HELP
-	"      --calls-pct P         a call count changed if it moved by P% (default 10)\n"
-	"      --time-pct P          a time changed if it moved by P% (default 25) ...\n"
-	"      --time-min NS         ... and by at least NS nanoseconds (default 1000)\n"
-	"\n" CLI_SYMMAP_HELP
-	"  (each trace is looked up in the map of its own kernel)\n"
-	"\n" CLI_INPUT_HELP
-	"  (the input options apply to both traces)\n"
-	"\n"
-	"  -h, --help                show this help\n";
-
-enum {
-	OPT_ALL = OPT_INPUT_LAST + 1,
-	OPT_CALLS_PCT,
-	OPT_TIME_PCT,
-	OPT_TIME_MIN,
+static const struct cli_command diff_cmd = {
+	.name = "diff",
+	.usage = "Usage: kmag diff [options] A B\n"
+		 "\n"
+		 "Compare two recordings of the same workload (say, before and after a patch):\n"
+		 "which functions and call edges are new in B, gone from A, called more or less\n"
+		 "often, or slower or faster. Growth is red, shrinkage blue.\n",
 };
 
 struct diff_args {
@@ -52,89 +28,68 @@ struct diff_args {
 	unsigned long limit;
 	bool limit_set;
 	bool all;
+	unsigned long time_min;	/* --time-min */
+	bool time_min_given;
 	enum cli_color colour;	/* text */
 	struct kmag_diff_opts opts;
+	const char *path_a, *path_b;	/* the operands */
+	struct cli_input in;
 };
 
-static bool parse_pct(const char *opt, const char *arg, double *out)
+static int parse_pct(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
+	double *out = value;
 	char *end;
 
 	errno = 0;
 	*out = strtod(arg, &end);
-	if (!*arg || *end || errno || *out < 0 || *out > 100) {
-		cli_usage_error("diff", "%s expects a percentage between 0 and 100, got \"%s\"", opt, arg);
-		return false;
-	}
-	return true;
+	if (!*arg || *end || errno || *out < 0 || *out > 100)
+		return cli_usage_error(cmd, "--%s expects a percentage between 0 and 100, got \"%s\"",
+				       o->long_name, arg);
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct diff_args *a, struct cli_input *in,
-		      const char **path_a, const char **path_b)
-{
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "all", no_argument, NULL, OPT_ALL },
-		CLI_COLOR_LONGOPTS,
-		{ "calls-pct", required_argument, NULL, OPT_CALLS_PCT },
-		{ "time-pct", required_argument, NULL, OPT_TIME_PCT },
-		{ "time-min", required_argument, NULL, OPT_TIME_MIN },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long v;
-	int opt, ret;
+#define CLI_ARGS struct diff_args
+static const struct cli_option diff_options[] = {
+	CLI_SECTION("\nOutput:\n"),
+	CLI_FORMAT("FMT", format, "text,json,dot,html",
+		   "text (default), json, dot (Graphviz, the changed part\n"
+		   "of the graph) or html (interactive explorer)"),
+	CLI_STRING('o', "output", "PATH", output,
+		   "output file (default: standard output; html:\n"
+		   "kmag-diff.html); without -F, a name ending .json,\n"
+		   ".dot or .html picks the format (a picture: refused)"),
+	CLI_ULONG_GIVEN(0, "limit", "N", limit, limit_set, "text: rows per section (default 30; 0 = all)"),
+	CLI_FLAG(0, "all", all, "dot: also draw unchanged functions and edges"),
+	CLI_COLOR_OPTION(colour),
+	CLI_OPTION(0, "calls-pct", "P", parse_pct, opts.calls_pct, double *,
+		   "a call count changed if it moved by P% (default 10)"),
+	CLI_OPTION(0, "time-pct", "P", parse_pct, opts.time_pct, double *,
+		   "a time changed if it moved by P% (default 25) ..."),
+	CLI_ULONG_GIVEN(0, "time-min", "NS", time_min, time_min_given,
+			"... and by at least NS nanoseconds (default 1000)"),
+	CLI_SYMMAP_OPTIONS(sm_b),
+	CLI_SECTION("  (each trace is looked up in the map of its own kernel)\n"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("  (the input options apply to both traces)\n\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
 
-	while ((opt = cli_getopt(argc, argv, ":F:o:h", longopts)) != -1) {
-		switch (opt) {
-		case 'F':
-			if ((ret = cli_format_arg("diff", optarg, "text,json,dot,html", &a->format)))
-				return ret;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'n':
-			if (!cli_parse_ulong("diff", "--limit", optarg, &a->limit))
-				return EXIT_USAGE;
-			a->limit_set = true;
-			break;
-		case OPT_ALL:
-			a->all = true;
-			break;
-		case OPT_CALLS_PCT:
-			if (!parse_pct("--calls-pct", optarg, &a->opts.calls_pct))
-				return EXIT_USAGE;
-			break;
-		case OPT_TIME_PCT:
-			if (!parse_pct("--time-pct", optarg, &a->opts.time_pct))
-				return EXIT_USAGE;
-			break;
-		case OPT_TIME_MIN:
-			if (!cli_parse_ulong("diff", "--time-min", optarg, &v))
-				return EXIT_USAGE;
-			a->opts.time_min_ns = v;
-			break;
-		case 'h':
-			fputs(diff_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("diff", opt, argv,
-						&(struct cli_shared){ .in = in, .sm = &a->sm_b, .color = &a->colour });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+static int parse_args(int argc, char **argv, struct diff_args *a)
+{
+	int ret = cli_parse(&diff_cmd, argc, argv, diff_options, a);
+
+	if (ret)
+		return ret;
+	if (a->time_min_given)
+		a->opts.time_min_ns = a->time_min;
 	if (argc - optind != 2)
 		return cli_usage_error("diff", "give two traces to compare, A (before) and B (after)%s",
 				       argc - optind > 2 ? "; too many arguments" : "");
-	*path_a = argv[optind];
-	*path_b = argv[optind + 1];
+	a->path_a = argv[optind];
+	a->path_b = argv[optind + 1];
 	/* the output's name and the format agree (cli/formats.c) */
 	if ((ret = cli_output_format("diff", a->output, "text,json,dot,html", &a->format)))
 		return ret;
@@ -193,9 +148,8 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r, F
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct diff_args a = { .limit = 30 };
-	struct cli_input in = { .unordered = false };
+	struct cli_input *const in = &a.in;
 	struct kmag_diff_report r = { 0 };
-	const char *path_a = NULL, *path_b = NULL;
 	struct cli_graph ga = { 0 }, gb = { 0 };
 	struct kmag_cgdiff *d = NULL;
 	struct cli_out o;
@@ -203,21 +157,21 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 
 	kmag_diff_opts_init(&a.opts);
 	a.sm_b.cmd = "diff";
-	ret = parse_args(argc, argv, &a, &in, &path_a, &path_b);
+	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	a.sm_a.cmd = "diff";
 	a.sm_a.map_path = a.sm_b.map_path;
 	a.sm_a.filepath = a.sm_b.filepath;
-	in.after_open = cli_symmap_after_open;
-	in.path = path_a;
-	in.after_open_ctx = &a.sm_a;
-	ret = cli_load_graph("diff", &in, &ga);
+	in->after_open = cli_symmap_after_open;
+	in->path = a.path_a;
+	in->after_open_ctx = &a.sm_a;
+	ret = cli_load_graph("diff", in, &ga);
 	if (ret)
 		goto out;
-	in.path = path_b;
-	in.after_open_ctx = &a.sm_b;
-	ret = cli_load_graph("diff", &in, &gb);
+	in->path = a.path_b;
+	in->after_open_ctx = &a.sm_b;
+	ret = cli_load_graph("diff", in, &gb);
 	if (ret)
 		goto out;
 	r.info_a = kmag_trace_info(ga.trace);
@@ -250,8 +204,8 @@ int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 		ret = cli_out_close(&o, render(&a, &r, o.f));
 	if (!ret) {
 		cli_symmap_warn(&a.sm_b);
-		warn_lost("A", path_a, r.info_a);
-		warn_lost("B", path_b, r.info_b);
+		warn_lost("A", a.path_a, r.info_a);
+		warn_lost("B", a.path_b, r.info_b);
 	}
 out:
 	kmag_cgdiff_free(d);

@@ -13,77 +13,59 @@
 #include "kmag/render/errors.h"
 #include "kmag/replay.h"
 
-static const char errors_usage[] =
-	"Usage: kmag errors [options] [FILE]\n"
-	"\n"
-	"Where the errors of a trace (default ./trace.dat) were born: for every call\n"
-	"that returned a negative errno, the innermost function that produced it (it\n"
-	"returned the error and none of the calls it made returned the same one),\n"
-	"grouped by that origin, the errno and the entry point (the outermost call of\n"
-	"the stack, e.g. the system call), with counts, how often the entry point\n"
-	"itself returned the error, and one example chain from the entry point down\n"
-	"to the origin with durations. Needs return values (funcgraph-retval, Linux\n"
-	"6.5+); without the kernel's return types (BTF) the registers of void and bool\n"
-	"functions may read as errors, which the output says.\n"
-	"\n"
-	"Options:\n"
-	"      --btf FILE            the kernel's return types from its BTF (a copy of\n"
-	"                            /sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
-	"                            BTF a trace.dat stores): void, bool and unsigned\n"
-	"                            returns are then never errors, pointers only as\n"
-	"                            ERR_PTR values\n"
-	"      --limit N             at most N groups\n"
-	"  -F, --format text|json    text: a table with the example chain below each row\n"
-	"  -o, --output PATH         write to PATH (default: standard output)\n"
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
+static const struct cli_command errors_cmd = {
+	.name = "errors",
+	.usage = "Usage: kmag errors [options] [FILE]\n"
+		 "\n"
+		 "Where the errors of a trace (default ./trace.dat) were born: for every call\n"
+		 "that returned a negative errno, the innermost function that produced it (it\n"
+		 "returned the error and none of the calls it made returned the same one),\n"
+		 "grouped by that origin, the errno and the entry point (the outermost call of\n"
+		 "the stack, e.g. the system call), with counts, how often the entry point\n"
+		 "itself returned the error, and one example chain from the entry point down\n"
+		 "to the origin with durations. Needs return values (funcgraph-retval, Linux\n"
+		 "6.5+); without the kernel's return types (BTF) the registers of void and bool\n"
+		 "functions may read as errors, which the output says.\n",
+};
 
 struct errors_args {
 	struct kmag_errors_render_opts o;
 	const char *output;
+	const char *format;	/* -F */
+	unsigned long limit;
 	struct cli_errors_types types;
+	struct cli_input in;
 };
 
-static int parse_args(int argc, char **argv, struct errors_args *a, struct cli_input *in)
-{
-	static const struct option longopts[] = {
-		{ "limit", required_argument, NULL, 'n' },
-		CLI_BTF_LONGOPT,
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *fmt = NULL;
-	unsigned long v;
-	int opt, ret;
+#define CLI_ARGS struct errors_args
+static const struct cli_option errors_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_BTF_OPTION(in, "the kernel's return types from its BTF (a copy of\n"
+			   "/sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
+			   "BTF a trace.dat stores): void, bool and unsigned\n"
+			   "returns are then never errors, pointers only as\n"
+			   "ERR_PTR values"),
+	CLI_ULONG(0, "limit", "N", limit, "at most N groups"),
+	CLI_FORMAT("text|json", format, "text,json",
+		   "text: a table with the example chain below each row"),
+	CLI_STRING('o', "output", "PATH", output, "write to PATH (default: standard output)"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
 
-	while ((opt = cli_getopt(argc, argv, ":F:o:h", longopts)) != -1) {
-		switch (opt) {
-		case 'n':
-			if (!cli_parse_ulong("errors", "--limit", optarg, &v))
-				return EXIT_USAGE;
-			a->o.limit = v;
-			break;
-		case 'F':
-			if ((ret = cli_format_arg("errors", optarg, "text,json", &fmt)))
-				return ret;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'h':
-			fputs(errors_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("errors", opt, argv, &(struct cli_shared){ .in = in });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+static int parse_args(int argc, char **argv, struct errors_args *a)
+{
+	struct cli_input *in = &a->in;
+	const char *fmt;
+	int ret = cli_parse(&errors_cmd, argc, argv, errors_options, a);
+
+	if (ret)
+		return ret;
+	a->o.limit = a->limit;
+	fmt = a->format;
 	if ((ret = cli_input_arg("errors", argc, argv, in)))
 		return ret;
 	if ((ret = cli_output_format("errors", a->output, "text,json", &fmt)))
@@ -177,11 +159,10 @@ out:
 int cmd_errors(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct errors_args a = { 0 };
-	struct cli_input in = { .unordered = false };
-	int ret = parse_args(argc, argv, &a, &in);
+	int ret = parse_args(argc, argv, &a);
 
 	(void)cli;
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	return run(&a, &in);
+	return run(&a, &a.in);
 }

@@ -15,48 +15,35 @@
 #include "kmag/render/report.h"
 #include "kmag/report.h"
 
-static const char export_usage[] =
-	"Usage: kmag export --format FMT [options] [FILE]\n"
-	"\n"
-	"Write the calls of a trace (default ./trace.dat) for other tools.\n"
-	"\n"
-	"Formats (-F, --format):\n"
-	"  folded    one \"outer;...;inner weight\" line per call stack (flamegraph.pl,\n"
-	"            speedscope, inferno); function_graph traces only\n"
-	"  chrome    every function_graph call as a Chrome trace event, one track per\n"
-	"            task: open it in the Perfetto UI (ui.perfetto.dev) or chrome://tracing\n"
-	"  csv       the functions table (or, with --table edges, every caller->callee edge)\n"
-	"  json      functions and edges with their statistics\n"
-	"  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n"
-	"\n"
-	"Options:\n"
-	"  -F, --format FMT          one of the formats above\n"
-	"  -o, --output PATH         output file (default: standard output); without -F,\n"
-	"                            a name ending .csv, .json, .dot or .folded picks\n"
-	"                            the format (.json: json)\n"
-	"      --table functions|edges\n"
-	"                            what csv writes (default functions)\n"
-	"  -w, --weight time|calls   folded: weight of a stack (default time)\n"
-	"      --split-size SIZE     chrome: start a new file (PATH.1.json, ...) past SIZE\n"
-	"                            (megabytes, or with a K/M/G suffix), so each part\n"
-	"                            loads in the viewers (default 200M; 0 = one file)\n"
-	"\n" CLI_SYMMAP_HELP
-	"  (csv, json and dot only)\n"
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
+static const struct cli_command export_cmd = {
+	.name = "export",
+	.usage = "Usage: kmag export --format FMT [options] [FILE]\n"
+		 "\n"
+		 "Write the calls of a trace (default ./trace.dat) for other tools.\n"
+		 "\n"
+		 "Formats (-F, --format):\n"
+		 "  folded    one \"outer;...;inner weight\" line per call stack (flamegraph.pl,\n"
+		 "            speedscope, inferno); function_graph traces only\n"
+		 "  chrome    every function_graph call as a Chrome trace event, one track per\n"
+		 "            task: open it in the Perfetto UI (ui.perfetto.dev) or chrome://tracing\n"
+		 "  csv       the functions table (or, with --table edges, every caller->callee edge)\n"
+		 "  json      functions and edges with their statistics\n"
+		 "  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n",
+};
 
 enum fmt { FMT_NONE, FMT_FOLDED, FMT_CHROME, FMT_CSV, FMT_JSON, FMT_DOT };
-enum { OPT_TABLE = OPT_INPUT_LAST + 1, OPT_SPLIT };
 
 struct export_args {
 	enum fmt fmt;
+	const char *format;	/* -F, as given */
 	const char *output;
 	struct cli_symmap sm;
 	bool edges;
-	enum kmag_flame_weight weight;
+	int table;		/* functions, edges */
+	int weight;		/* enum kmag_flame_weight: time, calls (their order) */
 	uint64_t split_bytes;
 	bool table_set, weight_set, split_set;	/* given on the command line */
+	struct cli_input in;
 };
 
 /* "200" (MB), "512K", "1.5G" -> bytes; false on junk. */
@@ -93,74 +80,59 @@ static bool parse_size(const char *arg, uint64_t *out)
 	return true;
 }
 
-static int parse_args(int argc, char **argv, struct export_args *a, struct cli_input *in)
+static int parse_split(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "weight", required_argument, NULL, 'w' },
-		{ "table", required_argument, NULL, OPT_TABLE },
-		{ "split-size", required_argument, NULL, OPT_SPLIT },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
+	uint64_t *bytes = value;
+
+	(void)o;
+	if (!parse_size(arg, bytes))
+		return cli_usage_error(cmd, "--split-size expects a size like 200, 512K or 1G, got \"%s\"",
+				       arg);
+	if (*bytes && *bytes < 4096)
+		return cli_usage_error(cmd, "--split-size must be at least 4K");
+	return 0;
+}
+
+#define CLI_ARGS struct export_args
+static const struct cli_option export_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_FORMAT("FMT", format, "folded,chrome,csv,json,dot", "one of the formats above"),
+	CLI_STRING('o', "output", "PATH", output,
+		   "output file (default: standard output); without -F,\n"
+		   "a name ending .csv, .json, .dot or .folded picks\n"
+		   "the format (.json: json)"),
+	CLI_CHOICE_GIVEN(0, "table", "functions|edges", table, "functions,edges", "table",
+			 table_set, "what csv writes (default functions)"),
+	CLI_CHOICE_GIVEN('w', "weight", "time|calls", weight, "time,calls", "weight", weight_set,
+			 "folded: weight of a stack (default time)"),
+	CLI_OPTION_GIVEN(0, "split-size", "SIZE", parse_split, split_bytes, uint64_t *, split_set,
+			 "chrome: start a new file (PATH.1.json, ...) past SIZE\n"
+			 "(megabytes, or with a K/M/G suffix), so each part\n"
+			 "loads in the viewers (default 200M; 0 = one file)"),
+	CLI_SYMMAP_OPTIONS(sm),
+	CLI_SECTION("  (csv, json and dot only)\n"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+static int parse_args(int argc, char **argv, struct export_args *a)
+{
 	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot" };
+	struct cli_input *in = &a->in;
 	const char *fmt;
-	int opt, ret;
+	int ret = cli_parse(&export_cmd, argc, argv, export_options, a);
 	size_t i;
 
-	while ((opt = cli_getopt(argc, argv, ":F:o:w:h", longopts)) != -1) {
-		switch (opt) {
-		case 'F':
-			a->fmt = FMT_NONE;
-			for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
-				if (!strcmp(optarg, names[i]))
-					a->fmt = (enum fmt)i;
-			if (a->fmt == FMT_NONE)
-				return cli_usage_error("export", "unknown format \"%s\" (choose folded, chrome, csv, json or dot)",
-						       optarg);
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'w':
-			if (kmag_flame_weight_parse(optarg, &a->weight))
-				return cli_usage_error("export", "unknown weight \"%s\" (choose time or calls)",
-						       optarg);
-			a->weight_set = true;
-			break;
-		case OPT_TABLE:
-			if (strcmp(optarg, "functions") && strcmp(optarg, "edges"))
-				return cli_usage_error("export", "unknown table \"%s\" (choose functions or edges)",
-						       optarg);
-			a->edges = !strcmp(optarg, "edges");
-			a->table_set = true;
-			break;
-		case OPT_SPLIT:
-			if (!parse_size(optarg, &a->split_bytes))
-				return cli_usage_error("export", "--split-size expects a size like 200, 512K or 1G, got \"%s\"",
-						       optarg);
-			if (a->split_bytes && a->split_bytes < 4096)
-				return cli_usage_error("export", "--split-size must be at least 4K");
-			a->split_set = true;
-			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("export", opt, argv,
-						&(struct cli_shared){ .in = in, .sm = &a->sm });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+	if (ret)
+		return ret;
 	if ((ret = cli_input_arg("export", argc, argv, in)))
 		return ret;
 	/* the output's name and the format agree (cli/formats.c) */
-	fmt = a->fmt == FMT_NONE ? NULL : names[a->fmt];
+	fmt = a->format;
+	a->edges = a->table == 1;
 	if ((ret = cli_output_format("export", a->output, "folded,chrome,csv,json,dot", &fmt)))
 		return ret;
 	for (i = 1; fmt && i < sizeof(names) / sizeof(names[0]); i++)
@@ -349,17 +321,16 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct export_args a = { .split_bytes = KMAG_CHROME_SPLIT_DEFAULT };
-	struct cli_input in = { .unordered = false };
 	int ret;
 
 	(void)cli;
 	a.sm.cmd = "export";
-	ret = parse_args(argc, argv, &a, &in);
+	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (a.fmt == FMT_CHROME)
-		return export_chrome(&a, &in);
-	ret = export_graph(&a, &in);
+		return export_chrome(&a, &a.in);
+	ret = export_graph(&a, &a.in);
 	cli_symmap_release(&a.sm);
 	return ret;
 }

@@ -12,45 +12,25 @@
 #include "kmag/flame.h"
 #include "kmag/render/flame.h"
 
-static const char flame_usage[] =
-	"Usage: kmag flame [options] [FILE]\n"
-	"\n"
-	"Draw a flame graph of a function_graph trace (default ./trace.dat): every\n"
-	"call stack the kernel ran, as wide as the time (or the calls) spent in it.\n"
-	"Function-tracer traces record only each call's direct caller, not stacks,\n"
-	"so they cannot give a flame graph.\n"
-	"\n"
-	"Output:\n"
-	"  -o, --output PATH         interactive SVG (default flame.svg; \"-\" = stdout):\n"
-	"                            hover for calls and time, click to zoom, Ctrl-F to search\n"
-	"  -f, --folded PATH         folded stacks (\"a;b;c 123\" lines, for flamegraph.pl,\n"
-	"                            speedscope, inferno; \"-\" = stdout). Without -o, only\n"
-	"                            the folded stacks are written\n"
-	"  -w, --weight time|calls   frame width: time spent (default) or number of calls\n"
-	"      --reverse, --inverted\n"
-	"                            merge stacks from the leaf: who calls the hot functions\n"
-	"      --icicle              draw the outermost frame at the top\n"
-	"      --per pid|comm        one base frame per task (\"comm-pid\") or command name\n"
-	"      --title TEXT          heading of the SVG\n"
-	"      --width PX            SVG width (default 1200)\n"
-	"      --min-width PX        leave out frames narrower than PX (default 0.1)\n"
-	"\n" CLI_SYMMAP_HELP
-	"                            (a hidden function's callees sit on its nearest\n"
-	"                            shown caller, its own time counts there)\n"
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
-
-enum { OPT_REVERSE = OPT_INPUT_LAST + 1, OPT_ICICLE, OPT_PER, OPT_TITLE, OPT_WIDTH, OPT_MINW };
+static const struct cli_command flame_cmd = {
+	.name = "flame",
+	.usage = "Usage: kmag flame [options] [FILE]\n"
+		 "\n"
+		 "Draw a flame graph of a function_graph trace (default ./trace.dat): every\n"
+		 "call stack the kernel ran, as wide as the time (or the calls) spent in it.\n"
+		 "Function-tracer traces record only each call's direct caller, not stacks,\n"
+		 "so they cannot give a flame graph.\n",
+};
 
 struct flame_args {
 	const char *svg, *folded, *title;
-	enum kmag_flame_weight weight;
+	int weight;		/* enum kmag_flame_weight: time, calls (their order) */
 	bool reverse, icicle, per;
-	enum kmag_split_key per_key;
+	int per_key;		/* enum kmag_split_key: pid, comm (their order) */
 	unsigned long width;
 	double min_width;
 	struct cli_symmap sm;
+	struct cli_input in;
 };
 
 /* The input filters and the path filter, for the subtitle. */
@@ -63,83 +43,62 @@ static const char *all_filters(const struct flame_args *a, const char *filters, 
 	return buf;
 }
 
-static int parse_args(int argc, char **argv, struct flame_args *a, struct cli_input *in)
+static int parse_min_width(const struct cli_option *o, void *value, const char *arg,
+			   const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "folded", required_argument, NULL, 'f' },
-		{ "weight", required_argument, NULL, 'w' },
-		{ "reverse", no_argument, NULL, OPT_REVERSE },
-		{ "inverted", no_argument, NULL, OPT_REVERSE },
-		{ "icicle", no_argument, NULL, OPT_ICICLE },
-		{ "per", required_argument, NULL, OPT_PER },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		CLI_SYMMAP_LONGOPTS,
-		{ "min-width", required_argument, NULL, OPT_MINW },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
+	double *w = value;
 	char *end;
-	int opt, ret;
 
-	while ((opt = cli_getopt(argc, argv, ":o:f:w:h", longopts)) != -1) {
-		switch (opt) {
-		case 'o':
-			a->svg = optarg;
-			break;
-		case 'f':
-			a->folded = optarg;
-			break;
-		case 'w':
-			if (kmag_flame_weight_parse(optarg, &a->weight))
-				return cli_usage_error("flame", "unknown weight \"%s\" (choose time or calls)",
-						       optarg);
-			break;
-		case OPT_REVERSE:
-			a->reverse = true;
-			break;
-		case OPT_ICICLE:
-			a->icicle = true;
-			break;
-		case OPT_PER:
-			a->per = true;
-			if (!strcmp(optarg, "pid"))
-				a->per_key = KMAG_SPLIT_PID;
-			else if (!strcmp(optarg, "comm"))
-				a->per_key = KMAG_SPLIT_COMM;
-			else
-				return cli_usage_error("flame", "unknown --per \"%s\" (choose pid or comm)",
-						       optarg);
-			break;
-		case OPT_TITLE:
-			a->title = optarg;
-			break;
-		case OPT_WIDTH:
-			if (!cli_parse_ulong("flame", "--width", optarg, &a->width))
-				return EXIT_USAGE;
-			if (a->width < 200 || a->width > 100000)
-				return cli_usage_error("flame", "--width must be between 200 and 100000 px");
-			break;
-		case OPT_MINW:
-			errno = 0;
-			a->min_width = strtod(optarg, &end);
-			if (!*optarg || *end || errno || a->min_width < 0)
-				return cli_usage_error("flame", "--min-width expects a number of pixels >= 0, got \"%s\"",
-						       optarg);
-			break;
-		case 'h':
-			fputs(flame_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("flame", opt, argv,
-						&(struct cli_shared){ .in = in, .sm = &a->sm });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+	(void)o;
+	errno = 0;
+	*w = strtod(arg, &end);
+	if (!*arg || *end || errno || *w < 0)
+		return cli_usage_error(cmd, "--min-width expects a number of pixels >= 0, got \"%s\"",
+				       arg);
+	return 0;
+}
+
+#define CLI_ARGS struct flame_args
+static const struct cli_option flame_options[] = {
+	CLI_SECTION("\nOutput:\n"),
+	CLI_STRING('o', "output", "PATH", svg,
+		   "interactive SVG (default flame.svg; \"-\" = stdout):\n"
+		   "hover for calls and time, click to zoom, Ctrl-F to search"),
+	CLI_STRING('f', "folded", "PATH", folded,
+		   "folded stacks (\"a;b;c 123\" lines, for flamegraph.pl,\n"
+		   "speedscope, inferno; \"-\" = stdout). Without -o, only\n"
+		   "the folded stacks are written"),
+	CLI_CHOICE('w', "weight", "time|calls", weight, "time,calls", "weight",
+		   "frame width: time spent (default) or number of calls"),
+	CLI_FLAG(0, "reverse", reverse, "merge stacks from the leaf: who calls the hot functions"),
+	CLI_ALIAS("inverted"),
+	CLI_FLAG(0, "icicle", icicle, "draw the outermost frame at the top"),
+	CLI_CHOICE_GIVEN(0, "per", "pid|comm", per_key, "pid,comm", "--per", per,
+			 "one base frame per task (\"comm-pid\") or command name"),
+	CLI_STRING(0, "title", "TEXT", title, "heading of the SVG"),
+	CLI_ULONG_RANGE(0, "width", "PX", width, 200, 100000, "--width must be between 200 and 100000 px",
+			"SVG width (default 1200)"),
+	CLI_OPTION(0, "min-width", "PX", parse_min_width, min_width, double *,
+		   "leave out frames narrower than PX (default 0.1)"),
+	CLI_SYMMAP_OPTIONS(sm),
+	CLI_NOTE("(a hidden function's callees sit on its nearest\n"
+		 "shown caller, its own time counts there)"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+_Static_assert(KMAG_FLAME_TIME == 0 && KMAG_FLAME_CALLS == 1 && KMAG_SPLIT_PID == 0 &&
+	       KMAG_SPLIT_COMM == 1, "--weight's and --per's words in the order of their enums");
+
+static int parse_args(int argc, char **argv, struct flame_args *a)
+{
+	struct cli_input *in = &a->in;
+	int ret = cli_parse(&flame_cmd, argc, argv, flame_options, a);
+
+	if (ret)
+		return ret;
 	if ((ret = cli_input_arg("flame", argc, argv, in)))
 		return ret;
 	if (!a->svg && !a->folded)
@@ -261,8 +220,9 @@ static int flame_per_task(const struct flame_args *a, struct cli_input *in, stru
 
 int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct flame_args a = { .min_width = -1 };
-	struct cli_input in = { .build_cct = true, .after_open = cli_symmap_after_open };
+	struct flame_args a = { .min_width = -1,
+				.in = { .build_cct = true, .after_open = cli_symmap_after_open } };
+	struct cli_input *const in = &a.in;
 	struct kmag_flame *fl;
 	struct cli_graph g;
 	char buf[1200];
@@ -270,8 +230,8 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 
 	(void)cli;
 	a.sm.cmd = "flame";
-	in.after_open_ctx = &a.sm;
-	ret = parse_args(argc, argv, &a, &in);
+	in->after_open_ctx = &a.sm;
+	ret = parse_args(argc, argv, &a);
 	if (!ret && !(fl = kmag_flame_new(a.reverse)))
 		ret = cli_error("out of memory");
 	if (ret) {
@@ -279,12 +239,12 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	}
 	if (a.per) {
-		ret = flame_per_task(&a, &in, fl);
+		ret = flame_per_task(&a, in, fl);
 		kmag_flame_free(fl);
 		cli_symmap_release(&a.sm);
 		return ret;
 	}
-	ret = cli_load_graph("flame", &in, &g);
+	ret = cli_load_graph("flame", in, &g);
 	if (ret) {
 		kmag_flame_free(fl);
 		cli_symmap_release(&a.sm);

@@ -78,119 +78,96 @@ static int html_errors(struct html_extra *hx, struct cli_graph *g, struct kmag_e
 	return 0;
 }
 
-static const char html_usage[] =
-	"Usage: kmag html [options] [FILE]\n"
-	"\n"
-	"Write one self-contained HTML page (no network needed) to explore a trace\n"
-	"(default ./trace.dat): search a function, see its callers and callees as a\n"
-	"graph, walk the graph by clicking, and sort and filter the function table.\n"
-	"Its Calls view lists a function's individual calls (function_graph traces)\n"
-	"and opens each one's call tree: per function the " KMAG_STR(KMAG_CALLSAMPLE_SLOWEST) " slowest, the first\n"
-	KMAG_STR(KMAG_CALLSAMPLE_FAILING) " that returned an error and the first " KMAG_STR(KMAG_CALLSAMPLE_FIRST) " calls, trees of up to\n"
-	KMAG_STR(KMAG_CALLSAMPLE_TREE_MAX) " calls, " KMAG_STR(KMAG_CALLSAMPLE_BUDGET) " calls in all trees at most (the page says what it kept).\n"
-	"With return values (funcgraph-retval, Linux 6.5+) its Errors panel lists\n"
-	"where the errors were born, as `kmag errors` shows them, and the graph marks\n"
-	"the error paths in purple; a click on an origin shows its path.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output PATH         the page (default kmag.html; \"-\" = stdout)\n"
-	"      --focus FUNC          function shown first (default: the busiest)\n"
-	"      --title TEXT          page title\n"
-	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
-	"                            a vmlinux; default: the BTF a trace.dat stores): the\n"
-	"                            return types of the Errors panel (void and bool\n"
-	"                            functions are no errors) and the arguments' names\n"
-	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
-	"                            (funcgraph-retaddr) also as source lines, in the\n"
-	"                            functions' \"Called from\" lists and the Calls view\n"
-	"\n" CLI_SYMMAP_HELP
-	"  (with a map, the page shows each function's file and line and can filter\n"
-	"  its table by path; --filter-filepath leaves the other functions out)\n"
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
+static const struct cli_command html_cmd = {
+	.name = "html",
+	.usage = "Usage: kmag html [options] [FILE]\n"
+		 "\n"
+		 "Write one self-contained HTML page (no network needed) to explore a trace\n"
+		 "(default ./trace.dat): search a function, see its callers and callees as a\n"
+		 "graph, walk the graph by clicking, and sort and filter the function table.\n"
+		 "Its Calls view lists a function's individual calls (function_graph traces)\n"
+		 "and opens each one's call tree: per function the " KMAG_STR(KMAG_CALLSAMPLE_SLOWEST) " slowest, the first\n"
+		 KMAG_STR(KMAG_CALLSAMPLE_FAILING) " that returned an error and the first " KMAG_STR(KMAG_CALLSAMPLE_FIRST) " calls, trees of up to\n"
+		 KMAG_STR(KMAG_CALLSAMPLE_TREE_MAX) " calls, " KMAG_STR(KMAG_CALLSAMPLE_BUDGET) " calls in all trees at most (the page says what it kept).\n"
+		 "With return values (funcgraph-retval, Linux 6.5+) its Errors panel lists\n"
+		 "where the errors were born, as `kmag errors` shows them, and the graph marks\n"
+		 "the error paths in purple; a click on an origin shows its path.\n",
+};
 
-enum { OPT_FOCUS = OPT_INPUT_LAST + 1, OPT_TITLE, OPT_VMLINUX };
+/* The command line of html. */
+struct html_args {
+	const char *output, *focus, *title, *vmlinux;
+	struct cli_symmap sm;
+	struct cli_input in;
+};
+
+#define CLI_ARGS struct html_args
+static const struct cli_option html_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_STRING('o', "output", "PATH", output, "the page (default kmag.html; \"-\" = stdout)"),
+	CLI_STRING(0, "focus", "FUNC", focus, "function shown first (default: the busiest)"),
+	CLI_STRING(0, "title", "TEXT", title, "page title"),
+	CLI_BTF_OPTION(in, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+			   "a vmlinux; default: the BTF a trace.dat stores): the\n"
+			   "return types of the Errors panel (void and bool\n"
+			   "functions are no errors) and the arguments' names"),
+	CLI_VMLINUX_OPTION(vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
+				    "(funcgraph-retaddr) also as source lines, in the\n"
+				    "functions' \"Called from\" lists and the Calls view"),
+	CLI_SYMMAP_OPTIONS(sm),
+	CLI_SECTION("  (with a map, the page shows each function's file and line and can filter\n"
+		    "  its table by path; --filter-filepath leaves the other functions out)\n"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
 
 int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "focus", required_argument, NULL, OPT_FOCUS },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_BTF_LONGOPT,
-		CLI_INPUT_LONGOPTS,
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = "kmag.html", *focus = NULL, *title = NULL, *vmlinux = NULL;
-	struct cli_symmap sm = { .cmd = "html" };
-	struct cli_probe_hits ph = { .sm = &sm };
+	struct html_args a = { .output = "kmag.html", .sm = { .cmd = "html" } };
+	struct cli_symmap *const sm = &a.sm;
+	struct cli_input *const in = &a.in;
+	struct cli_probe_hits ph = { .sm = sm };
 	struct kmag_callsample *calls = kmag_callsample_new(NULL);
 	struct html_extra hx = { .calls = calls, .ph = &ph };
-	struct cli_input in = { .unordered = false, .after_open = html_after_open,
-				.after_open_ctx = &hx, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
 	struct kmag_explore x = { 0 };
 	struct cli_out o;
 	struct cli_graph g = { 0 };
-	int opt, ret;
+	int ret;
 
 	(void)cli;
 	if (!calls)
 		return cli_error("out of memory");
-	in.with_graph = calls_with_graph;
-	in.with_graph_ctx = &hx;
-	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FOCUS:
-			focus = optarg;
-			break;
-		case OPT_TITLE:
-			title = optarg;
-			break;
-		case OPT_VMLINUX:
-			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux")) {
-				kmag_callsample_free(calls);
-				return EXIT_ERR;
-			}
-			vmlinux = optarg;
-			break;
-		case 'h':
-			fputs(html_usage, stdout);
-			kmag_callsample_free(calls);
-			return EXIT_OK;
-		default:
-			ret = cli_shared_option("html", opt, argv,
-						&(struct cli_shared){ .in = &in, .sm = &sm });
-			if (ret) {
-				kmag_callsample_free(calls);
-				return ret;
-			}
-			break;
-		}
+	in->after_open = html_after_open;
+	in->after_open_ctx = &hx;
+	in->tap = cli_probe_hits_tap;
+	in->tap_ctx = &ph;
+	in->with_graph = calls_with_graph;
+	in->with_graph_ctx = &hx;
+	ret = cli_parse(&html_cmd, argc, argv, html_options, &a);
+	if (ret) {
+		kmag_callsample_free(calls);
+		return ret < 0 ? EXIT_OK : ret;
 	}
-	if ((ret = cli_input_arg("html", argc, argv, &in)) ||
+	if ((ret = cli_input_arg("html", argc, argv, in)) ||
 	    /* the output's name and what is written agree (cli/formats.c) */
-	    (ret = cli_output_format("html", output, "html", &(const char *){ "html" }))) {
+	    (ret = cli_output_format("html", a.output, "html", &(const char *){ "html" }))) {
 		kmag_callsample_free(calls);
 		return ret;
 	}
 
-	hx.btf_path = in.btf_path;
-	if (vmlinux) {
+	hx.btf_path = in->btf_path;
+	if (a.vmlinux) {
 		struct kmag_err err = { 0 };
 
-		if (!(hx.lines = kmag_srclines_open(vmlinux, &err))) {
+		if (!(hx.lines = kmag_srclines_open(a.vmlinux, &err))) {
 			ret = cli_lib_error(&err, "cannot read the vmlinux");
 			goto out;
 		}
 	}
-	ret = cli_load_graph("html", &in, &g);
+	ret = cli_load_graph("html", in, &g);
 	if (ret || (ret = html_errors(&hx, &g, &x)))
 		goto out;
 	if (kmag_callsample_finish(calls)) {
@@ -210,31 +187,31 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	x.info = kmag_trace_info(g.trace);
 	x.input = g.path;
 	x.filters = g.filters;
-	x.title = title;
-	if (focus) {
+	x.title = a.title;
+	if (a.focus) {
 		long n;
 
-		if ((ret = cli_find_function(&g, "--focus", focus, &n)))
+		if ((ret = cli_find_function(&g, "--focus", a.focus, &n)))
 			goto out;
 		x.focus = kmag_symtab_name(x.st, kmag_cg_nodes(g.cg)[n].func);
 	}
-	if (sm.loc) {
+	if (sm->loc) {
 		x.srcline = kmag_srcloc_report_cb;
-		x.srcline_ctx = sm.loc;
+		x.srcline_ctx = sm->loc;
 	}
-	if (sm.filter) {
+	if (sm->filter) {
 		x.visible = kmag_srcloc_visible_cb;
-		x.visible_ctx = sm.loc;
-		x.path_filter = sm.filepath;
+		x.visible_ctx = sm->loc;
+		x.path_filter = sm->filepath;
 	}
-	ret = cli_out_open(output, &o);
+	ret = cli_out_open(a.output, &o);
 	if (!ret)
 		ret = cli_out_close(&o, kmag_explore_html(o.f, &x));
 	if (!ret) {
 		if (!kmag_cg_summary(g.cg)->func_events)
 			cli_warn("%s holds no function calls%s; the page is empty", g.path,
 				 g.filters[0] ? " that pass the filters" : "");
-		cli_symmap_warn(&sm);
+		cli_symmap_warn(sm);
 		cli_warn_lost(x.info);
 	}
 out:
@@ -243,7 +220,7 @@ out:
 	kmag_errors_free(hx.errors);
 	kmag_callsample_free(calls);
 	cli_probe_hits_release(&ph);
-	cli_symmap_release(&sm);
+	cli_symmap_release(sm);
 	cli_graph_release(&g);
 	return ret;
 }

@@ -13,24 +13,22 @@
 #include "kmag/profile.h"
 #include "kmag/render/report.h"
 
-static const char merge_usage[] =
-	"Usage: kmag merge [-o OUT] INPUT...\n"
-	"\n"
-	"Sum the profiles of many recordings into one profile: calls, total and self\n"
-	"time per function and per call edge, the shortest and longest call. An INPUT\n"
-	"is any trace kmag reads, the output of `kmag report --format json --limit 0`\n"
-	"or of an earlier merge, so a fleet reduces each host to a small JSON file and\n"
-	"merges centrally, without moving traces; sums do not depend on the order or\n"
-	"grouping of the inputs. report, visualize, html and diff read the result\n"
-	"wherever they read a trace. The recordings summed are listed in it (name,\n"
-	"kernel, calls); when their kernels differ, a note on stderr says so.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output PATH         the merged profile (default: standard output)\n"
-	"  -h, --help                show this help\n"
-	"\n"
-	"Example:\n"
-	"  kmag merge -o fleet.json host1.json host2.json trace.dat\n";
+static const struct cli_command merge_cmd = {
+	.name = "merge",
+	.usage = "Usage: kmag merge [-o OUT] INPUT...\n"
+		 "\n"
+		 "Sum the profiles of many recordings into one profile: calls, total and self\n"
+		 "time per function and per call edge, the shortest and longest call. An INPUT\n"
+		 "is any trace kmag reads, the output of `kmag report --format json --limit 0`\n"
+		 "or of an earlier merge, so a fleet reduces each host to a small JSON file and\n"
+		 "merges centrally, without moving traces; sums do not depend on the order or\n"
+		 "grouping of the inputs. report, visualize, html and diff read the result\n"
+		 "wherever they read a trace. The recordings summed are listed in it (name,\n"
+		 "kernel, calls); when their kernels differ, a note on stderr says so.\n",
+	.footer = "\n"
+		  "Example:\n"
+		  "  kmag merge -o fleet.json host1.json host2.json trace.dat\n",
+};
 
 /* Everything summed so far. */
 struct merge {
@@ -270,33 +268,33 @@ static void merge_release(struct merge *m)
 	kmag_symtab_free(m->st);
 }
 
+/* The command line of merge. */
+struct merge_args {
+	const char *output;
+};
+
+#define CLI_ARGS struct merge_args
+static const struct cli_option merge_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_STRING('o', "output", "PATH", output, "the merged profile (default: standard output)"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
 int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL;
+	struct merge_args a = { 0 };
 	struct merge m = { 0 };
-	int opt, ret = 0;
+	int ret;
 
 	(void)cli;
-	while ((opt = cli_getopt(argc, argv, ":o:h", longopts)) != -1) {
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(merge_usage, stdout);
-			return EXIT_OK;
-		default:
-			return cli_bad_option("merge", opt, argv);
-		}
-	}
+	ret = cli_parse(&merge_cmd, argc, argv, merge_options, &a);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
 		return cli_usage_error("merge", "no input: name the traces and profiles to merge");
-	if ((ret = cli_out_check(output)))
+	if ((ret = cli_out_check(a.output)))
 		return ret;
 	m.cg = kmag_cg_new(NULL);
 	m.st = kmag_symtab_new();
@@ -309,7 +307,7 @@ int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
 	if (!ret && kmag_cg_finish(m.cg))
 		ret = cli_error("out of memory");
 	if (!ret)
-		ret = write_profile(&m, output);
+		ret = write_profile(&m, a.output);
 	merge_release(&m);
 	return ret;
 }

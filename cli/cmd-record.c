@@ -16,100 +16,16 @@
 #include "cli.h"
 #include "kmag/record.h"
 
-static const char record_usage[] =
-	"Usage: kmag record [options] [-- COMMAND [ARGS...]]\n"
-	"\n"
-	"Record the kernel's function calls with ftrace into a trace.dat file, for\n"
-	"`kmag report` (and `trace-cmd report`). Needs root.\n"
-	"\n"
-	"What to record:\n"
-	"  -p, --tracer TRACER       function_graph (default where the kernel has it),\n"
-	"                            function, or nop (only the -e events)\n"
-	"  -l, --func GLOB           trace only matching functions (repeatable); globs\n"
-	"                            like 'vfs_*', '*swap*', ':mod:ext4', 'ext4_*:mod:ext4'\n"
-	"      --func-list FILE      trace only the functions named in FILE (one per\n"
-	"                            line, # comments); with -l: those too\n"
-	"      --filter-filepath P[,P...]\n"
-	"                            trace only functions defined in matching source\n"
-	"                            files: a substring (net/), a glob (fs/*/inode.c),\n"
-	"                            '/' anchors at the tree root; needs a symbol map\n"
-	"                            (kmag generate-symbol-map)\n"
-	"      --symbol-file-path MAP\n"
-	"                            the symbol map (default: the running kernel's in\n"
-	"                            ~/.cache/kmag, or $KMAG_SYMBOL_MAP)\n"
-	"  -n, --notrace GLOB        never trace matching functions (repeatable)\n"
-	"  -g, --graph GLOB          function_graph: record only what these functions\n"
-	"                            call (repeatable)\n"
-	"      --max-graph-depth N   function_graph: at most N levels of calls\n"
-	"  -e, --event SYSTEM:EVENT  also record this tracepoint (repeatable); SYSTEM\n"
-	"                            alone records all of its events; globs work\n"
-	"      --filter EXPR         kernel filter for the -e before it, e.g.\n"
-	"                            --filter 'prev_pid != 0'\n"
-	"      --kprobe 'FUNC[+OFFS] [NAME=FETCHARG...]'\n"
-	"                            a kprobe with the arguments to fetch, in\n"
-	"                            kprobe_events syntax (repeatable), e.g.\n"
-	"                            --kprobe 'vfs_write count=%dx:u64' (x86-64 argument\n"
-	"                            registers: di si dx cx r8 r9); see report --probes\n"
-	"      --kretprobe 'FUNC [NAME=FETCHARG...]'\n"
-	"                            a probe on the return, e.g. 'vfs_read ret=$retval:s64'\n"
-	"      --uprobe 'PATH:FUNC[+OFFS] [NAME=FETCHARG...]'\n"
-	"                            a user-space probe (PATH:0xOFFSET works too)\n"
-	"      --uretprobe 'PATH:FUNC [NAME=FETCHARG...]'\n"
-	"                            a user-space return probe\n"
-	"      --threshold USEC      function_graph: record only calls that take at\n"
-	"                            least USEC microseconds (tracing_thresh)\n"
-	"      --args                also record each call's arguments (Linux 6.15+\n"
-	"                            with CONFIG_FUNCTION_TRACE_ARGS; costs more)\n"
-	"      --no-retaddr          function_graph: no call sites (recorded by\n"
-	"                            default where the kernel can: Linux 6.13+)\n"
-	"\n"
-	"Which tasks and CPUs:\n"
-	"  -P, --pid PID[,PID...]    only these tasks (repeatable)\n"
-	"  -c, --children            with -P: also the tasks they fork\n"
-	"  -- COMMAND [ARGS]         run COMMAND and trace only it and its children:\n"
-	"                            tracing starts right before it runs and stops when\n"
-	"                            it exits\n"
-	"      --cpu LIST            only these CPUs (e.g. 0-3,8), as in every command\n"
-	"      --cpumask MASK        only these CPUs, as a hex mask the way the seed and\n"
-	"                            tracing_cpumask take it (1 = CPU 0, 6 = CPUs 1-2)\n"
-	"  -M 0xMASK                 trace-cmd's spelling of --cpumask; write the 0x\n"
-	"                            (-M 10 could mean CPU 10 or CPU 4; -M ff is clear)\n"
-	"\n"
-	"How long:\n"
-	"  -t, --record-time SEC     stop after SEC seconds (default 10; 0 = until Ctrl-C;\n"
-	"                            with a COMMAND: no limit unless given)\n"
-	"\n"
-	"Output:\n"
-	"  -o, --output FILE         default ./trace.dat\n"
-	"      --compression zstd|none\n"
-	"                            zstd: trace.dat v7 (default); none: v6\n"
-	"      --file-version 6|7    the trace.dat version (7 with none: v7 uncompressed)\n"
-	"  -b, --buffer-size KB      per-CPU ring buffer in KiB (default: 1/16 of free\n"
-	"                            memory, 4-64 MiB per CPU)\n"
-	"  -C, --clock CLOCK         trace clock (see /sys/kernel/tracing/trace_clock)\n"
-	"      --top-instance        configure the top-level tracing instance even where\n"
-	"                            a private instance would do\n"
-	"  -q, --quiet               no progress line and no summary\n"
-	"  -h, --help                show this help\n"
-	"\n"
-	"Everything kmag changes in tracefs is put back as it was on exit, on errors,\n"
-	"Ctrl-C and SIGTERM; after a SIGKILL the next kmag record repairs it.\n";
-
-enum {
-	OPT_MAX_DEPTH = OPT_INPUT_LAST + 1,
-	OPT_FILTER,
-	OPT_COMPRESSION,
-	OPT_FILE_VERSION,
-	OPT_TOP,
-	OPT_FUNC_LIST,
-	OPT_KPROBE,
-	OPT_KRETPROBE,
-	OPT_UPROBE,
-	OPT_URETPROBE,
-	OPT_THRESHOLD,
-	OPT_CPUMASK,
-	OPT_ARGS,
-	OPT_NO_RETADDR,
+static const struct cli_command record_cmd = {
+	.name = "record",
+	.usage = "Usage: kmag record [options] [-- COMMAND [ARGS...]]\n"
+		 "\n"
+		 "Record the kernel's function calls with ftrace into a trace.dat file, for\n"
+		 "`kmag report` (and `trace-cmd report`). Needs root.\n",
+	.footer = "\n"
+		  "Everything kmag changes in tracefs is put back as it was on exit, on errors,\n"
+		  "Ctrl-C and SIGTERM; after a SIGKILL the next kmag record repairs it.\n",
+	.operands_end = true,
 };
 
 static void *grow(void *arr, size_t n, size_t elem);
@@ -138,9 +54,6 @@ static void *grow(void *arr, size_t n, size_t elem)
 	return p;
 }
 
-/* Option errors return from parse_args(); cmd_record() frees what was parsed. */
-#define BAIL(code) return (code)
-#define USAGE(...) BAIL(cli_usage_error("record", __VA_ARGS__))
 
 /*
  * --func-list FILE: function names, one per line (blanks and # comments
@@ -276,6 +189,10 @@ struct record_args {
 	double seconds;
 	bool time_given, quiet;
 	struct cli_symmap sym;
+	/* parsed into other types than kmag_record_opts has */
+	unsigned long max_depth;
+	int compression;	/* zstd, none */
+	bool compression_given;
 };
 
 static void record_args_release(struct record_args *a)
@@ -306,186 +223,225 @@ static int add_pid(void *ctx, int32_t pid)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct record_args *a)
+static int parse_tracer(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "tracer", required_argument, NULL, 'p' },
-		{ "func", required_argument, NULL, 'l' },
-		{ "func-list", required_argument, NULL, OPT_FUNC_LIST },
-		{ "notrace", required_argument, NULL, 'n' },
-		{ "graph", required_argument, NULL, 'g' },
-		{ "max-graph-depth", required_argument, NULL, OPT_MAX_DEPTH },
-		{ "event", required_argument, NULL, 'e' },
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "kprobe", required_argument, NULL, OPT_KPROBE },
-		{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
-		{ "uprobe", required_argument, NULL, OPT_UPROBE },
-		{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "args", no_argument, NULL, OPT_ARGS },
-		{ "no-retaddr", no_argument, NULL, OPT_NO_RETADDR },
-		{ "pid", required_argument, NULL, 'P' },
-		{ "children", no_argument, NULL, 'c' },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "cpumask", required_argument, NULL, OPT_CPUMASK },
-		{ "record-time", required_argument, NULL, 't' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "compression", required_argument, NULL, OPT_COMPRESSION },
-		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "clock", required_argument, NULL, 'C' },
-		{ "top-instance", no_argument, NULL, OPT_TOP },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	enum kmag_rec_tracer *t = value;
+
+	if (!strcmp(arg, "function_graph"))
+		*t = KMAG_REC_TRACER_FUNCTION_GRAPH;
+	else if (!strcmp(arg, "function"))
+		*t = KMAG_REC_TRACER_FUNCTION;
+	else if (!strcmp(arg, "nop") || !strcmp(arg, "none"))
+		*t = KMAG_REC_TRACER_NONE;
+	else
+		return cli_usage_error(cmd, "unknown tracer \"%s\" (choose function_graph, function or nop)",
+				       arg);
+	return 0;
+}
+
+/* -l, -n, -g: one more glob (value: struct strvec) */
+static int push_glob(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	(void)cmd;
+	strvec_push(value, arg);
+	return 0;
+}
+
+static int parse_func_list(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct record_args *a = value;
+
+	(void)cmd;
+	return read_names(arg, &a->names, &a->name_buf);
+}
+
+static int add_event(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct record_args *a = value;
+
+	(void)cmd;
+	a->events = grow(a->events, a->nr_events + 1, sizeof(*a->events));
+	a->events[a->nr_events++] = (struct kmag_rec_event){ arg, NULL };
+	return 0;
+}
+
+static int add_event_filter(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct record_args *a = value;
+
+	if (!a->nr_events)
+		return cli_usage_error(cmd, "--filter applies to the -e before it; give -e SYSTEM:EVENT first");
+	if (a->events[a->nr_events - 1].filter)
+		return cli_usage_error(cmd, "two --filter for -e %s; combine them with && or ||",
+				       a->events[a->nr_events - 1].spec);
+	a->events[a->nr_events - 1].filter = arg;
+	return 0;
+}
+
+/* --kprobe, --kretprobe, --uprobe, --uretprobe */
+static int add_probe(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct record_args *a = value;
+	const char *n = o->long_name;
+
+	(void)cmd;
+	a->probes = grow(a->probes, a->nr_probes + 1, sizeof(*a->probes));
+	a->probes[a->nr_probes++] = (struct kmag_rec_probe){
+		!strcmp(n, "kprobe")    ? KMAG_REC_KPROBE :
+		!strcmp(n, "kretprobe") ? KMAG_REC_KRETPROBE :
+		!strcmp(n, "uprobe")    ? KMAG_REC_UPROBE :
+					  KMAG_REC_URETPROBE,
+		arg
 	};
-	struct kmag_err err = { 0 };
-	unsigned long v;
-	int opt, ret;
+	return 0;
+}
+
+static int parse_pids(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct kmag_err e = { 0 };
+
+	/* a list, as --pid in every command, or repeated, as trace-cmd's -P */
+	if (kmag_pid_list_parse(arg, add_pid, value, &e))
+		return cli_usage_error(cmd, "%s", e.msg);
+	return 0;
+}
+
+static int parse_mask_m(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	/* trace-cmd's -M is hex; a bare "10" reads as CPU 10 to most people */
+	if (arg[strspn(arg, "0123456789,")] == '\0')
+		return cli_usage_error(cmd, "-M %s is ambiguous: write -M 0x%s for the hex mask trace-cmd reads, or --cpu %s for CPUs by number",
+				       arg, arg, arg);
+	*(const char **)value = arg;
+	return 0;
+}
+
+static int parse_seconds(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	double *seconds = value;
 	char *end;
 
-	while ((opt = cli_getopt(argc, argv, "+:p:l:n:g:e:P:cM:t:o:b:C:qh", longopts)) != -1) {
-		switch (opt) {
-		case 'p':
-			if (!strcmp(optarg, "function_graph"))
-				a->o.tracer = KMAG_REC_TRACER_FUNCTION_GRAPH;
-			else if (!strcmp(optarg, "function"))
-				a->o.tracer = KMAG_REC_TRACER_FUNCTION;
-			else if (!strcmp(optarg, "nop") || !strcmp(optarg, "none"))
-				a->o.tracer = KMAG_REC_TRACER_NONE;
-			else
-				USAGE("unknown tracer \"%s\" (choose function_graph, function or nop)",
-				      optarg);
-			break;
-		case 'l':
-			strvec_push(&a->funcs, optarg);
-			break;
-		case OPT_FUNC_LIST:
-			ret = read_names(optarg, &a->names, &a->name_buf);
-			if (ret)
-				return ret;
-			break;
-		case 'n':
-			strvec_push(&a->notrace, optarg);
-			break;
-		case 'g':
-			strvec_push(&a->graph, optarg);
-			break;
-		case OPT_MAX_DEPTH:
-			if (!cli_parse_ulong("record", "--max-graph-depth", optarg, &v))
-				BAIL(EXIT_USAGE);
-			if (v == 0 || v > 1000)
-				USAGE("--max-graph-depth must be 1..1000");
-			a->o.max_graph_depth = (unsigned)v;
-			break;
-		case 'e':
-			a->events = grow(a->events, a->nr_events + 1, sizeof(*a->events));
-			a->events[a->nr_events++] = (struct kmag_rec_event){ optarg, NULL };
-			break;
-		case OPT_FILTER:
-			if (!a->nr_events)
-				USAGE("--filter applies to the -e before it; give -e SYSTEM:EVENT first");
-			if (a->events[a->nr_events - 1].filter)
-				USAGE("two --filter for -e %s; combine them with && or ||",
-				      a->events[a->nr_events - 1].spec);
-			a->events[a->nr_events - 1].filter = optarg;
-			break;
-		case OPT_KPROBE:
-		case OPT_KRETPROBE:
-		case OPT_UPROBE:
-		case OPT_URETPROBE:
-			a->probes = grow(a->probes, a->nr_probes + 1, sizeof(*a->probes));
-			a->probes[a->nr_probes++] = (struct kmag_rec_probe){
-				opt == OPT_KPROBE    ? KMAG_REC_KPROBE :
-				opt == OPT_KRETPROBE ? KMAG_REC_KRETPROBE :
-				opt == OPT_UPROBE    ? KMAG_REC_UPROBE :
-						       KMAG_REC_URETPROBE,
-				optarg
-			};
-			break;
-		case OPT_THRESHOLD:
-			if (!cli_parse_ulong("record", "--threshold", optarg, &v))
-				BAIL(EXIT_USAGE);
-			if (v == 0 || v > 100000000)
-				USAGE("--threshold is in microseconds, 1..100000000");
-			a->o.threshold_us = v;
-			break;
-		case 'P': {
-			/* a list, as --pid in every command, or repeated, as trace-cmd's -P */
-			struct kmag_err e = { 0 };
+	errno = 0;
+	*seconds = strtod(arg, &end);
+	if (errno || *end || end == arg || *seconds < 0 || *seconds > 1e7)
+		return cli_usage_error(cmd, "--record-time expects seconds (0 = until Ctrl-C), got \"%s\"",
+				       arg);
+	return 0;
+}
 
-			if (kmag_pid_list_parse(optarg, add_pid, a, &e))
-				USAGE("%s", e.msg);
-			break;
-		}
-		case 'c':
-			a->o.follow_forks = true;
-			break;
-		case OPT_CPU:
-			a->o.cpus = optarg;
-			break;
-		case 'M':
-			/* trace-cmd's -M is hex; a bare "10" reads as CPU 10 to most people */
-			if (optarg[strspn(optarg, "0123456789,")] == '\0')
-				USAGE("-M %s is ambiguous: write -M 0x%s for the hex mask trace-cmd reads, or --cpu %s for CPUs by number",
-				      optarg, optarg, optarg);
-			/* fall through */
-		case OPT_CPUMASK:
-			a->o.cpumask = optarg;
-			break;
-		case 't':
-			errno = 0;
-			a->seconds = strtod(optarg, &end);
-			if (errno || *end || end == optarg || a->seconds < 0 || a->seconds > 1e7)
-				USAGE("--record-time expects seconds (0 = until Ctrl-C), got \"%s\"", optarg);
-			a->time_given = true;
-			break;
-		case 'o':
-			a->o.output = optarg;
-			break;
-		case OPT_COMPRESSION:
-			if (strcmp(optarg, "zstd") && strcmp(optarg, "none"))
-				USAGE("unknown compression \"%s\" (choose zstd or none)", optarg);
-			a->o.compression = strcmp(optarg, "zstd") ? KMAG_REC_COMPRESS_NONE :
-								 KMAG_REC_COMPRESS_ZSTD;
-			break;
-		case OPT_FILE_VERSION:
-			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				USAGE("--file-version must be 6 or 7");
-			a->o.file_version = atoi(optarg);
-			break;
-		case 'b':
-			if (!cli_parse_ulong("record", "--buffer-size", optarg, &v))
-				BAIL(EXIT_USAGE);
-			if (v < 4)
-				USAGE("--buffer-size is in KiB per CPU and must be at least 4");
-			a->o.buffer_kb = v;
-			break;
-		case 'C':
-			a->o.clock = optarg;
-			break;
-		case OPT_TOP:
-			a->o.top_instance = true;
-			break;
-		case OPT_ARGS:
-			a->o.args = true;
-			break;
-		case OPT_NO_RETADDR:
-			a->o.no_retaddr = true;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			return -1;
-		default:
-			if ((ret = cli_shared_option("record", opt, argv,
-						     &(struct cli_shared){ .sm = &a->sym })))
-				BAIL(ret);
-		}
-	}
+static int parse_file_version(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	if (strcmp(arg, "6") && strcmp(arg, "7"))
+		return cli_usage_error(cmd, "--file-version must be 6 or 7");
+	*(int *)value = atoi(arg);
+	return 0;
+}
+
+#define CLI_ARGS struct record_args
+static const struct cli_option record_options[] = {
+	CLI_SECTION("\nWhat to record:\n"),
+	CLI_OPTION('p', "tracer", "TRACER", parse_tracer, o.tracer, enum kmag_rec_tracer *,
+		 "function_graph (default where the kernel has it),\n"
+		 "function, or nop (only the -e events)"),
+	CLI_OPTION('l', "func", "GLOB", push_glob, funcs, struct strvec *,
+		 "trace only matching functions (repeatable); globs\n"
+		 "like 'vfs_*', '*swap*', ':mod:ext4', 'ext4_*:mod:ext4'"),
+	CLI_CALLBACK(0, "func-list", "FILE", parse_func_list,
+		     "trace only the functions named in FILE (one per\n"
+		     "line, # comments); with -l: those too"),
+	CLI_OPTION(0, "filter-filepath", "P[,P...]", cli_opt_filepath, sym.filepath, const char **,
+		 "trace only functions defined in matching source\n"
+		 "files: a substring (net/), a glob (fs/*/inode.c),\n"
+		 "'/' anchors at the tree root; needs a symbol map\n"
+		 "(kmag generate-symbol-map)"),
+	CLI_STRING(0, "symbol-file-path", "MAP", sym.map_path,
+		   "the symbol map (default: the running kernel's in\n"
+		   "~/.cache/kmag, or $KMAG_SYMBOL_MAP)"),
+	CLI_OPTION('n', "notrace", "GLOB", push_glob, notrace, struct strvec *,
+		 "never trace matching functions (repeatable)"),
+	CLI_OPTION('g', "graph", "GLOB", push_glob, graph, struct strvec *,
+		 "function_graph: record only what these functions\n"
+		 "call (repeatable)"),
+	CLI_ULONG_RANGE(0, "max-graph-depth", "N", max_depth, 1, 1000,
+			"--max-graph-depth must be 1..1000",
+			"function_graph: at most N levels of calls"),
+	CLI_CALLBACK('e', "event", "SYSTEM:EVENT", add_event,
+		     "also record this tracepoint (repeatable); SYSTEM\n"
+		     "alone records all of its events; globs work"),
+	CLI_CALLBACK(0, "filter", "EXPR", add_event_filter,
+		     "kernel filter for the -e before it, e.g.\n"
+		     "--filter 'prev_pid != 0'"),
+	CLI_CALLBACK(0, "kprobe", "'FUNC[+OFFS] [NAME=FETCHARG...]'", add_probe,
+		     "a kprobe with the arguments to fetch, in\n"
+		     "kprobe_events syntax (repeatable), e.g.\n"
+		     "--kprobe 'vfs_write count=%dx:u64' (x86-64 argument\n"
+		     "registers: di si dx cx r8 r9); see report --probes"),
+	CLI_CALLBACK(0, "kretprobe", "'FUNC [NAME=FETCHARG...]'", add_probe,
+		     "a probe on the return, e.g. 'vfs_read ret=$retval:s64'"),
+	CLI_CALLBACK(0, "uprobe", "'PATH:FUNC[+OFFS] [NAME=FETCHARG...]'", add_probe,
+		     "a user-space probe (PATH:0xOFFSET works too)"),
+	CLI_CALLBACK(0, "uretprobe", "'PATH:FUNC [NAME=FETCHARG...]'", add_probe,
+		     "a user-space return probe"),
+	CLI_ULONG_RANGE(0, "threshold", "USEC", o.threshold_us, 1, 100000000,
+			"--threshold is in microseconds, 1..100000000",
+			"function_graph: record only calls that take at\n"
+			"least USEC microseconds (tracing_thresh)"),
+	CLI_FLAG(0, "args", o.args,
+		 "also record each call's arguments (Linux 6.15+\n"
+		 "with CONFIG_FUNCTION_TRACE_ARGS; costs more)"),
+	CLI_FLAG(0, "no-retaddr", o.no_retaddr,
+		 "function_graph: no call sites (recorded by\n"
+		 "default where the kernel can: Linux 6.13+)"),
+	CLI_SECTION("\nWhich tasks and CPUs:\n"),
+	CLI_CALLBACK('P', "pid", "PID[,PID...]", parse_pids, "only these tasks (repeatable)"),
+	CLI_FLAG('c', "children", o.follow_forks, "with -P: also the tasks they fork"),
+	CLI_OPERAND("-- COMMAND [ARGS]", "run COMMAND and trace only it and its children:\n"
+					 "tracing starts right before it runs and stops when\n"
+					 "it exits"),
+	CLI_STRING(0, "cpu", "LIST", o.cpus, "only these CPUs (e.g. 0-3,8), as in every command"),
+	CLI_STRING(0, "cpumask", "MASK", o.cpumask,
+		   "only these CPUs, as a hex mask the way the seed and\n"
+		   "tracing_cpumask take it (1 = CPU 0, 6 = CPUs 1-2)"),
+	CLI_OPTION('M', NULL, "0xMASK", parse_mask_m, o.cpumask, const char **,
+		 "trace-cmd's spelling of --cpumask; write the 0x\n"
+		 "(-M 10 could mean CPU 10 or CPU 4; -M ff is clear)"),
+	CLI_SECTION("\nHow long:\n"),
+	CLI_OPTION_GIVEN('t', "record-time", "SEC", parse_seconds, seconds, double *, time_given,
+			   "stop after SEC seconds (default 10; 0 = until Ctrl-C;\n"
+			   "with a COMMAND: no limit unless given)"),
+	CLI_SECTION("\nOutput:\n"),
+	CLI_STRING('o', "output", "FILE", o.output, "default ./trace.dat"),
+	CLI_CHOICE_GIVEN(0, "compression", "zstd|none", compression, "zstd,none",
+			 "compression", compression_given,
+			 "zstd: trace.dat v7 (default); none: v6"),
+	CLI_OPTION(0, "file-version", "6|7", parse_file_version, o.file_version, int *,
+		 "the trace.dat version (7 with none: v7 uncompressed)"),
+	CLI_ULONG_RANGE('b', "buffer-size", "KB", o.buffer_kb, 4, 0,
+			"--buffer-size is in KiB per CPU and must be at least 4",
+			"per-CPU ring buffer in KiB (default: 1/16 of free\n"
+			"memory, 4-64 MiB per CPU)"),
+	CLI_STRING('C', "clock", "CLOCK", o.clock,
+		   "trace clock (see /sys/kernel/tracing/trace_clock)"),
+	CLI_FLAG(0, "top-instance", o.top_instance,
+		 "configure the top-level tracing instance even where\n"
+		 "a private instance would do"),
+	CLI_FLAG('q', "quiet", quiet, "no progress line and no summary"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+static int parse_args(int argc, char **argv, struct record_args *a)
+{
+	struct kmag_err err = { 0 };
+	int ret = cli_parse(&record_cmd, argc, argv, record_options, a);
+
+	if (ret)
+		return ret;
+	if (a->max_depth)
+		a->o.max_graph_depth = (unsigned)a->max_depth;
+	if (a->compression_given)
+		a->o.compression = a->compression ? KMAG_REC_COMPRESS_NONE : KMAG_REC_COMPRESS_ZSTD;
 	if (optind < argc)
 		a->o.command = argv + optind;	/* after "--" (or the first non-option) */
 	if (a->o.command && !a->time_given)
@@ -506,9 +462,9 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	a->o.nr_pids = a->nr_pids;
 	a->o.note = note_to_stderr;
 	if (a->sym.filepath && a->o.tracer == KMAG_REC_TRACER_NONE)
-		USAGE("-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
+		return cli_usage_error("record", "-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
 	if (kmag_record_opts_check(&a->o, &err))
-		USAGE("%s", err.msg);
+		return cli_usage_error("record", "%s", err.msg);
 	if (a->sym.filepath) {
 		struct utsname u;
 

@@ -14,118 +14,72 @@
 #include "kmag/render/calltree.h"
 #include "kmag/durations.h"
 
-#define CLI_MIN_DURATION_HELP_REPLAY                                                       \
-	"      --min-duration DUR    only calls lasting at least DUR (250us, 1.5ms, 2s; a\n"   \
-	"                            bare number is microseconds), with their callers\n"
-
-static const char replay_usage[] =
-	"Usage: kmag replay [options] [FILE]\n"
-	"\n"
-	"Print every call of a trace (default ./trace.dat) in time order, as the\n"
-	"kernel's function_graph tracer does: \"f() {\" ... \"} /* f */\" with the\n"
-	"duration on the closing line, calls that made no call as \"f();\", each line\n"
-	"with its time, CPU and task. Interrupt entries, calls whose entry or exit\n"
-	"the trace lacks, and calls open while events were lost are marked; return\n"
-	"values are shown where the trace has them (funcgraph-retval). For a\n"
-	"function-tracer trace: each call with its caller (\"f <- caller\").\n"
-	"Durations above 10 us, 100 us, 1 ms, 10 ms, 100 ms, 1 s carry the kernel's\n"
-	"marks + ! # * @ $. Output starts at once; memory does not grow with the trace.\n"
-	"\n"
-	"Options:\n"
-	"  -f, --function F          only calls of F (a glob) and the calls they make\n"
-	"  -d, --depth N             at most N levels (below F with --function)\n"
-	CLI_MIN_DURATION_HELP_REPLAY
-	"      --errors              only calls that returned an error (-errno), with\n"
-	"                            their callers (needs funcgraph-retval, Linux 6.5+)\n"
-	"      --limit N             stop after N calls\n"
-	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
-	"                            a vmlinux): name and print arguments as the kernel does\n"
-	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
-	"                            (funcgraph-retaddr) also as source lines\n"
-	"  -F, --format text|json    json: one object per call, when it returns (JSON\n"
-	"                            Lines: id, parent, function, task, pid, cpu, depth,\n"
-	"                            start_ns, duration_ns, self_ns, flags, retval)\n"
-	"  -o, --output PATH         write to PATH (default: standard output)\n"
-	CLI_COLOR_HELP
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
-
-enum { OPT_ERRORS = OPT_INPUT_LAST + 1, OPT_VMLINUX };
+static const struct cli_command replay_cmd = {
+	.name = "replay",
+	.usage = "Usage: kmag replay [options] [FILE]\n"
+		 "\n"
+		 "Print every call of a trace (default ./trace.dat) in time order, as the\n"
+		 "kernel's function_graph tracer does: \"f() {\" ... \"} /* f */\" with the\n"
+		 "duration on the closing line, calls that made no call as \"f();\", each line\n"
+		 "with its time, CPU and task. Interrupt entries, calls whose entry or exit\n"
+		 "the trace lacks, and calls open while events were lost are marked; return\n"
+		 "values are shown where the trace has them (funcgraph-retval). For a\n"
+		 "function-tracer trace: each call with its caller (\"f <- caller\").\n"
+		 "Durations above 10 us, 100 us, 1 ms, 10 ms, 100 ms, 1 s carry the kernel's\n"
+		 "marks + ! # * @ $. Output starts at once; memory does not grow with the trace.\n",
+};
 
 struct replay_args {
 	struct kmag_calltree_opts o;
 	const char *output;
 	const char *vmlinux;	/* --vmlinux */
+	const char *format;	/* -F */
+	unsigned long depth, limit;
 	enum cli_color color;
-	bool json_set;
+	struct cli_input in;
 };
 
-static int parse_args(int argc, char **argv, struct replay_args *a, struct cli_input *in)
-{
-	static const struct option longopts[] = {
-		{ "function", required_argument, NULL, 'f' },
-		{ "depth", required_argument, NULL, 'd' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "errors", no_argument, NULL, OPT_ERRORS },
-		CLI_BTF_LONGOPT,
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		CLI_COLOR_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		CLI_MIN_DURATION_LONGOPT,
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *fmt = NULL;
-	unsigned long v;
-	int opt, ret;
+#define CLI_ARGS struct replay_args
+static const struct cli_option replay_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_STRING('f', "function", "F", o.function, "only calls of F (a glob) and the calls they make"),
+	CLI_ULONG_RANGE('d', "depth", "N", depth, 1, UINT32_MAX,
+			"--depth expects a number of levels from 1, got \"%s\"",
+			"at most N levels (below F with --function)"),
+	CLI_MIN_DURATION_OPTION_HELP(in, "only calls lasting at least DUR (250us, 1.5ms, 2s; a\n"
+					 "bare number is microseconds), with their callers"),
+	CLI_FLAG(0, "errors", o.errors,
+		 "only calls that returned an error (-errno), with\n"
+		 "their callers (needs funcgraph-retval, Linux 6.5+)"),
+	CLI_ULONG(0, "limit", "N", limit, "stop after N calls"),
+	CLI_BTF_OPTION(in, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+			   "a vmlinux): name and print arguments as the kernel does"),
+	CLI_VMLINUX_OPTION(vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
+				    "(funcgraph-retaddr) also as source lines"),
+	CLI_FORMAT("text|json", format, "text,json",
+		   "json: one object per call, when it returns (JSON\n"
+		   "Lines: id, parent, function, task, pid, cpu, depth,\n"
+		   "start_ns, duration_ns, self_ns, flags, retval)"),
+	CLI_STRING('o', "output", "PATH", output, "write to PATH (default: standard output)"),
+	CLI_COLOR_OPTION(color),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
 
-	while ((opt = cli_getopt(argc, argv, ":f:d:F:o:h", longopts)) != -1) {
-		switch (opt) {
-		case 'f':
-			a->o.function = optarg;
-			break;
-		case 'd':
-			if (!cli_parse_ulong("replay", "--depth", optarg, &v))
-				return EXIT_USAGE;
-			if (!v || v > UINT32_MAX)
-				return cli_usage_error("replay", "--depth expects a number of levels from 1, got \"%s\"",
-						       optarg);
-			a->o.max_depth = (uint32_t)v;
-			break;
-		case 'n':
-			if (!cli_parse_ulong("replay", "--limit", optarg, &v))
-				return EXIT_USAGE;
-			a->o.limit = v;
-			break;
-		case 'F':
-			if ((ret = cli_format_arg("replay", optarg, "text,json", &fmt)))
-				return ret;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case OPT_ERRORS:
-			a->o.errors = true;
-			break;
-		case OPT_VMLINUX:
-			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux"))
-				return EXIT_ERR;
-			a->vmlinux = optarg;
-			break;
-		case 'h':
-			fputs(replay_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("replay", opt, argv,
-						&(struct cli_shared){ .in = in, .color = &a->color });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+static int parse_args(int argc, char **argv, struct replay_args *a)
+{
+	struct cli_input *in = &a->in;
+	const char *fmt;
+	int ret = cli_parse(&replay_cmd, argc, argv, replay_options, a);
+
+	if (ret)
+		return ret;
+	a->o.max_depth = (uint32_t)a->depth;
+	a->o.limit = a->limit;
+	fmt = a->format;
 	if ((ret = cli_input_arg("replay", argc, argv, in)))
 		return ret;
 	if ((ret = cli_output_format("replay", a->output, "text,json", &fmt)))
@@ -196,10 +150,9 @@ static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli
 int cmd_replay(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct replay_args a = { .color = CLI_COLOR_AUTO };
-	struct cli_input in = { .unordered = false };
-	int ret = parse_args(argc, argv, &a, &in);
+	int ret = parse_args(argc, argv, &a);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	return run(&a, &in, cli);
+	return run(&a, &a.in, cli);
 }

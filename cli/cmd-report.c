@@ -19,46 +19,13 @@
 #include "kmag/render/report.h"
 #include "kmag/report.h"
 
-static const char report_usage[] =
-	"Usage: kmag report [options] [FILE]\n"
-	"\n"
-	"Summarise a trace (trace.dat v6/v7 or ftrace text; default ./trace.dat):\n"
-	"the functions it ran, how often, and (function_graph) for how long.\n"
-	"\n"
-	"Output:\n"
-	"  -s, --sort KEY            calls (default), total, self, avg, max, min,\n"
-	"                            incomplete, name\n"
-	"      --limit N             show the top N functions (default 50 for text, all\n"
-	"                            for json/csv; 0 = all)\n"
-	"      --callers FUNC        who called FUNC, with counts and times\n"
-	"      --callees FUNC        what FUNC called\n"
-	"  -F, --format FMT          text (default), json or csv\n"
-	"      --probes              the probe events (kmag record --kprobe/--uprobe):\n"
-	"                            hits per probe, and per argument min, max, mean,\n"
-	"                            the most frequent values and a histogram (text or\n"
-	"                            json)\n"
-	"      --slowest N           the N longest calls with their call chains, and\n"
-	"                            where recorded their arguments, return values and\n"
-	"                            call sites (function_graph traces; text or json)\n"
-	"      --errors              where the errors were born, as `kmag errors` shows\n"
-	"                            them (needs funcgraph-retval; text or json)\n"
-	"      --arg FUNC:ARG        a summary of argument ARG over FUNC's calls: count,\n"
-	"                            min, max, the most frequent values, a histogram by\n"
-	"                            power of two (funcgraph-args, Linux 6.15+; text or\n"
-	"                            json; repeatable)\n"
-	"      --btf FILE            the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
-	"                            a vmlinux): names a trace.dat's arguments for --arg\n"
-	"                            and --slowest\n"
-	"      --vmlinux FILE        the kernel's vmlinux with DWARF: call sites\n"
-	"                            (funcgraph-retaddr) as source lines, per caller with\n"
-	"                            --callers/--callees, per call with --slowest\n"
-	CLI_MIN_DURATION_HELP
-	"\n" CLI_SYMMAP_HELP
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n";
-
-enum { OPT_PROBES = OPT_INPUT_LAST + 1, OPT_SLOWEST, OPT_ERRORS, OPT_ARG, OPT_VMLINUX };
+static const struct cli_command report_cmd = {
+	.name = "report",
+	.usage = "Usage: kmag report [options] [FILE]\n"
+		 "\n"
+		 "Summarise a trace (trace.dat v6/v7 or ftrace text; default ./trace.dat):\n"
+		 "the functions it ran, how often, and (function_graph) for how long.\n",
+};
 
 #define MAX_ARG_SPECS 16
 
@@ -148,92 +115,101 @@ struct report_args {
 	unsigned long limit, slowest;
 	bool limit_set, sort_set;
 	struct kmag_report r;		/* sort, callers */
+	struct report_extra x;		/* --probes, --errors, --arg, --vmlinux */
+	struct cli_input in;
+	struct cli_symmap sm;
 };
 
-/* Parses the options; returns 0, -1 after --help, or the exit code of a usage error. */
-static int parse_args(int argc, char **argv, struct report_args *a, struct report_extra *x,
-		      struct cli_input *in, struct cli_symmap *sm)
+static int parse_sort(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'n' },
-		{ "callers", required_argument, NULL, 'C' },
-		{ "callees", required_argument, NULL, 'E' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "probes", no_argument, NULL, OPT_PROBES },
-		{ "slowest", required_argument, NULL, OPT_SLOWEST },
-		{ "errors", no_argument, NULL, OPT_ERRORS },
-		{ "arg", required_argument, NULL, OPT_ARG },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		CLI_BTF_LONGOPT,
-		CLI_MIN_DURATION_LONGOPT,
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
+	(void)o;
+	if (kmag_sort_key_parse(arg, value))
+		return cli_usage_error(cmd, "unknown sort key \"%s\" (choose %s)", arg,
+				       kmag_sort_key_names());
+	return 0;
+}
 
-	while ((opt = cli_getopt(argc, argv, ":s:F:h", longopts)) != -1) {
-		switch (opt) {
-		case 's':
-			if (kmag_sort_key_parse(optarg, &a->r.sort))
-				return cli_usage_error("report", "unknown sort key \"%s\" (choose %s)",
-						       optarg, kmag_sort_key_names());
-			a->sort_set = true;
-			break;
-		case 'n':
-			if (!cli_parse_ulong("report", "--limit", optarg, &a->limit))
-				return EXIT_USAGE;
-			a->limit_set = true;
-			break;
-		case 'C':
-		case 'E':
-			if (a->focus)
-				return cli_usage_error("report", "give only one of --callers and --callees");
-			a->focus = optarg;
-			a->r.callers = opt == 'C';
-			break;
-		case 'F':
-			if ((ret = cli_format_arg("report", optarg, "text,json,csv", &a->format)))
-				return ret;
-			break;
-		case OPT_PROBES:
-			x->want_probes = true;
-			break;
-		case OPT_SLOWEST:
-			if (!cli_parse_ulong("report", "--slowest", optarg, &a->slowest))
-				return EXIT_USAGE;
-			if (a->slowest < 1 || a->slowest > 100000)
-				return cli_usage_error("report", "--slowest N takes 1..100000 calls");
-			break;
-		case OPT_ERRORS:
-			x->want_errors = true;
-			break;
-		case OPT_ARG:
-			if (!strchr(optarg, ':') || optarg[0] == ':' || !strchr(optarg, ':')[1])
-				return cli_usage_error("report", "--arg expects FUNCTION:ARGUMENT like vfs_write:count, got \"%s\"",
-						       optarg);
-			if (x->nr_arg_specs == MAX_ARG_SPECS)
-				return cli_usage_error("report", "at most %d --arg options", MAX_ARG_SPECS);
-			x->arg_specs[x->nr_arg_specs++] = optarg;
-			break;
-		case OPT_VMLINUX:
-			if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux"))
-				return EXIT_ERR;
-			x->vmlinux = optarg;
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("report", opt, argv,
-						&(struct cli_shared){ .in = in, .sm = sm });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+/* --callers/--callees FUNC: one function to focus on */
+static int parse_focus(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct report_args *a = value;
+
+	if (a->focus)
+		return cli_usage_error(cmd, "give only one of --callers and --callees");
+	a->focus = arg;
+	a->r.callers = !strcmp(o->long_name, "callers");
+	return 0;
+}
+
+static int parse_arg_spec(const struct cli_option *o, void *value, const char *arg,
+			  const char *cmd)
+{
+	struct report_extra *x = &((struct report_args *)value)->x;
+
+	(void)o;
+	if (!strchr(arg, ':') || arg[0] == ':' || !strchr(arg, ':')[1])
+		return cli_usage_error(cmd, "--arg expects FUNCTION:ARGUMENT like vfs_write:count, got \"%s\"",
+				       arg);
+	if (x->nr_arg_specs == MAX_ARG_SPECS)
+		return cli_usage_error(cmd, "at most %d --arg options", MAX_ARG_SPECS);
+	x->arg_specs[x->nr_arg_specs++] = arg;
+	return 0;
+}
+
+#define CLI_ARGS struct report_args
+static const struct cli_option report_options[] = {
+	CLI_SECTION("\nOutput:\n"),
+	CLI_OPTION_GIVEN('s', "sort", "KEY", parse_sort, r.sort, enum kmag_sort_key *, sort_set,
+			 "calls (default), total, self, avg, max, min,\n"
+			 "incomplete, name"),
+	CLI_ULONG_GIVEN(0, "limit", "N", limit, limit_set,
+			"show the top N functions (default 50 for text, all\n"
+			"for json/csv; 0 = all)"),
+	CLI_CALLBACK(0, "callers", "FUNC", parse_focus, "who called FUNC, with counts and times"),
+	CLI_CALLBACK(0, "callees", "FUNC", parse_focus, "what FUNC called"),
+	CLI_FORMAT("FMT", format, "text,json,csv", "text (default), json or csv"),
+	CLI_FLAG(0, "probes", x.want_probes,
+		 "the probe events (kmag record --kprobe/--uprobe):\n"
+		 "hits per probe, and per argument min, max, mean,\n"
+		 "the most frequent values and a histogram (text or\n"
+		 "json)"),
+	CLI_ULONG_RANGE(0, "slowest", "N", slowest, 1, 100000, "--slowest N takes 1..100000 calls",
+			"the N longest calls with their call chains, and\n"
+			"where recorded their arguments, return values and\n"
+			"call sites (function_graph traces; text or json)"),
+	CLI_FLAG(0, "errors", x.want_errors,
+		 "where the errors were born, as `kmag errors` shows\n"
+		 "them (needs funcgraph-retval; text or json)"),
+	CLI_CALLBACK(0, "arg", "FUNC:ARG", parse_arg_spec,
+		     "a summary of argument ARG over FUNC's calls: count,\n"
+		     "min, max, the most frequent values, a histogram by\n"
+		     "power of two (funcgraph-args, Linux 6.15+; text or\n"
+		     "json; repeatable)"),
+	CLI_BTF_OPTION(in, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+			   "a vmlinux): names a trace.dat's arguments for --arg\n"
+			   "and --slowest"),
+	CLI_VMLINUX_OPTION(x.vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
+				      "(funcgraph-retaddr) as source lines, per caller with\n"
+				      "--callers/--callees, per call with --slowest"),
+	CLI_MIN_DURATION_OPTION(in),
+	CLI_SYMMAP_OPTIONS(sm),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+/* Parses the options; returns 0, -1 after --help, or the exit code of a usage error. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	struct report_extra *x = &a->x;
+	struct cli_input *in = &a->in;
+	struct cli_symmap *sm = &a->sm;
+	int ret = cli_parse(&report_cmd, argc, argv, report_options, a);
+
+	if (ret)
+		return ret;
 	if ((ret = cli_input_arg("report", argc, argv, in)))
 		return ret;
 	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
@@ -414,66 +390,69 @@ static int print_table(struct report_args *a, struct report_extra *x, struct cli
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct cli_symmap sm = { .cmd = "report" };
-	struct report_extra x = { .sm = &sm, .ph = { .sm = &sm } };
-	struct cli_input in = { .unordered = false, .after_open = report_after_open,
-				.after_open_ctx = &x };
-	struct report_args a = { .format = "text", .r = { .focus = -1 } };
+	struct report_args a = { .format = "text", .r = { .focus = -1 }, .sm = { .cmd = "report" } };
+	struct report_extra *const x = &a.x;
+	struct cli_input *const in = &a.in;
+	struct cli_symmap *const sm = &a.sm;
 	struct cli_graph g = { 0 };
 	int ret;
 
 	(void)cli;
-	ret = parse_args(argc, argv, &a, &x, &in, &sm);
+	x->sm = sm;
+	x->ph.sm = sm;
+	in->after_open = report_after_open;
+	in->after_open_ctx = x;
+	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (a.slowest) {
-		x.slowest = kmag_slowest_new(a.slowest);
-		if (!x.slowest)
+		x->slowest = kmag_slowest_new(a.slowest);
+		if (!x->slowest)
 			return cli_error("out of memory");
 	}
-	if (x.vmlinux) {
+	if (x->vmlinux) {
 		struct kmag_err err = { 0 };
 
-		if (!(x.lines = kmag_srclines_open(x.vmlinux, &err)))
+		if (!(x->lines = kmag_srclines_open(x->vmlinux, &err)))
 			return cli_lib_error(&err, "cannot read the vmlinux");
-		x.want_callsites = a.focus != NULL;	/* --slowest resolves its calls' own */
+		x->want_callsites = a.focus != NULL;	/* --slowest resolves its calls' own */
 	}
-	if (a.slowest || x.nr_arg_specs || x.vmlinux) {
-		in.with_graph = slowest_with_graph;
-		in.with_graph_ctx = &x;
+	if (a.slowest || x->nr_arg_specs || x->vmlinux) {
+		in->with_graph = slowest_with_graph;
+		in->with_graph_ctx = x;
 	}
-	if (x.want_errors) {
-		in.with_graph = errors_with_graph;
-		in.with_graph_ctx = &x;
+	if (x->want_errors) {
+		in->with_graph = errors_with_graph;
+		in->with_graph_ctx = x;
 	}
-	/* x.ph.probes is made by report_after_open() once the trace is open */
-	in.tap = extra_tap;
-	in.tap_ctx = &x;
+	/* x->ph.probes is made by report_after_open() once the trace is open */
+	in->tap = extra_tap;
+	in->tap_ctx = x;
 
-	x.btf_path = in.btf_path;
-	ret = cli_load_graph("report", &in, &g);
+	x->btf_path = in->btf_path;
+	ret = cli_load_graph("report", in, &g);
 	if (ret)
 		goto out;
 	if ((ret = check_durations(&a, &g)))
 		goto out;
-	if (x.slowest)
-		ret = print_slowest(&x, &g, a.format);
-	else if (x.want_errors)
-		ret = print_errors(&a, &x, &g);
-	else if (x.argstats)
-		ret = print_argstats(&x, a.format);
-	else if (x.want_probes)
-		ret = print_probes(&x, &g, a.format);
+	if (x->slowest)
+		ret = print_slowest(x, &g, a.format);
+	else if (x->want_errors)
+		ret = print_errors(&a, x, &g);
+	else if (x->argstats)
+		ret = print_argstats(x, a.format);
+	else if (x->want_probes)
+		ret = print_probes(x, &g, a.format);
 	else
-		ret = print_table(&a, &x, &g, &sm);
+		ret = print_table(&a, x, &g, sm);
 out:
-	cli_probe_hits_release(&x.ph);
-	kmag_slowest_free(x.slowest);
-	kmag_errors_free(x.errors);
-	kmag_argstats_free(x.argstats);
-	kmag_callsites_free(x.callsites);
-	kmag_srclines_free(x.lines);
+	cli_probe_hits_release(&x->ph);
+	kmag_slowest_free(x->slowest);
+	kmag_errors_free(x->errors);
+	kmag_argstats_free(x->argstats);
+	kmag_callsites_free(x->callsites);
+	kmag_srclines_free(x->lines);
 	cli_graph_release(&g);
-	cli_symmap_release(&sm);
+	cli_symmap_release(sm);
 	return ret;
 }

@@ -15,22 +15,19 @@
 #include "kmag/render/stack.h"
 #include "kmag/stack.h"
 
-static const char stack_usage[] =
-	"Usage: kmag stack [options] [-- COMMAND [ARGS...]]\n"
-	"\n"
-	"Find the deepest kernel stack: turn on the kernel's stack tracer\n"
-	"(CONFIG_STACK_TRACER) while COMMAND runs, or for a time, then show the\n"
-	"maximum stack use and the call chain that reached it, with each frame's\n"
-	"size. The stack tracer watches the whole system, not only COMMAND, and is\n"
-	"put back as it was afterwards (also on Ctrl-C; after a SIGKILL the next\n"
-	"kmag stack repairs it). Needs root.\n"
-	"\n"
-	"  -t, --record-time SEC     watch for SEC seconds (default 10; with a\n"
-	"                            COMMAND: until it exits)\n"
-	"  -l, --filter GLOB         watch only the stack on entry to matching\n"
-	"                            functions (stack_trace_filter; repeatable)\n"
-	"  -F, --format FMT          text (default) or json\n"
-	"  -h, --help                show this help\n";
+static const struct cli_command stack_cmd = {
+	.name = "stack",
+	.usage = "Usage: kmag stack [options] [-- COMMAND [ARGS...]]\n"
+		 "\n"
+		 "Find the deepest kernel stack: turn on the kernel's stack tracer\n"
+		 "(CONFIG_STACK_TRACER) while COMMAND runs, or for a time, then show the\n"
+		 "maximum stack use and the call chain that reached it, with each frame's\n"
+		 "size. The stack tracer watches the whole system, not only COMMAND, and is\n"
+		 "put back as it was afterwards (also on Ctrl-C; after a SIGKILL the next\n"
+		 "kmag stack repairs it). Needs root.\n"
+		 "\n",
+	.operands_end = true,
+};
 
 static volatile sig_atomic_t stop_signal;
 
@@ -68,79 +65,93 @@ static int run_command(char **argv, int *status)
 	return 0;
 }
 
+/* The command line of stack. */
+struct stack_args {
+	double seconds;
+	bool time_given;
+	const char **filter;	/* -l, in argv */
+	size_t nr_filter;
+	const char *format;
+};
+
+static int parse_seconds(const struct cli_option *o, void *value, const char *arg,
+			 const char *cmd)
+{
+	double *seconds = value;
+	char *end;
+
+	errno = 0;
+	*seconds = strtod(arg, &end);
+	if (errno || *end || end == arg || *seconds <= 0 || *seconds > 1e7)
+		return cli_usage_error(cmd, "--time expects seconds above 0, got \"%s\"", arg);
+	return 0;
+}
+
+static int add_filter(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct stack_args *a = value;
+	const char **f = realloc(a->filter, (a->nr_filter + 1) * sizeof(*f));
+
+	(void)o, (void)cmd;
+	if (!f)
+		return cli_error("out of memory");
+	a->filter = f;
+	a->filter[a->nr_filter++] = arg;
+	return 0;
+}
+
+#define CLI_ARGS struct stack_args
+static const struct cli_option stack_options[] = {
+	CLI_OPTION_GIVEN('t', "record-time", "SEC", parse_seconds, seconds, double *, time_given,
+			 "watch for SEC seconds (default 10; with a\n"
+			 "COMMAND: until it exits)"),
+	CLI_CALLBACK('l', "filter", "GLOB", add_filter,
+		     "watch only the stack on entry to matching\n"
+		     "functions (stack_trace_filter; repeatable)"),
+	CLI_FORMAT("FMT", format, "text,json", "text (default) or json"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+static int parse_args(int argc, char **argv, struct stack_args *a)
+{
+	int ret = cli_parse(&stack_cmd, argc, argv, stack_options, a);
+
+	if (ret)
+		return ret;
+	if (optind < argc && a->time_given)
+		return cli_usage_error("stack", "give either --time or a COMMAND, not both");
+	return 0;
+}
+
 int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "record-time", required_argument, NULL, 't' },
-		{ "filter", required_argument, NULL, 'l' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct kmag_stack_opts o = { .note = note_to_stderr };
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char **filter = NULL;
-	const char *format = "text";
+	struct stack_args a = { .seconds = 10, .format = "text" };
 	struct kmag_stack_result res;
 	struct kmag_err err = { 0 };
 	struct kmag_stack *s;
-	double seconds = 10;
-	bool time_given = false;
-	int opt, ret = EXIT_OK, status = -1;
+	int ret, status = -1;
 	size_t i;
-	char *end;
 
 	(void)cli;
-	while ((opt = cli_getopt(argc, argv, "+:t:l:F:h", longopts)) != -1) {
-		switch (opt) {
-		case 't':
-			errno = 0;
-			seconds = strtod(optarg, &end);
-			if (errno || *end || end == optarg || seconds <= 0 || seconds > 1e7) {
-				free(filter);
-				return cli_usage_error("stack", "--time expects seconds above 0, got \"%s\"", optarg);
-			}
-			time_given = true;
-			break;
-		case 'l': {
-			const char **f = realloc(filter, (o.nr_filter + 1) * sizeof(*f));
-
-			if (!f) {
-				free(filter);
-				return cli_error("out of memory");
-			}
-			filter = f;
-			filter[o.nr_filter++] = optarg;
-			break;
-		}
-		case 'F':
-			if ((ret = cli_format_arg("stack", optarg, "text,json", &format))) {
-				free(filter);
-				return ret;
-			}
-			break;
-		case 'h':
-			free(filter);
-			fputs(stack_usage, stdout);
-			return EXIT_OK;
-		default:
-			free(filter);
-			return cli_bad_option("stack", opt, argv);
-		}
+	ret = parse_args(argc, argv, &a);
+	if (ret) {
+		free(a.filter);
+		return ret < 0 ? EXIT_OK : ret;
 	}
-	if (optind < argc && time_given) {
-		free(filter);
-		return cli_usage_error("stack", "give either --time or a COMMAND, not both");
-	}
-	o.filter = filter;
+	o.filter = a.filter;
+	o.nr_filter = a.nr_filter;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
 
 	s = kmag_stack_start(&o, &err);
 	if (!s) {
-		free(filter);
+		free(a.filter);
 		return cli_lib_error(&err, "cannot start the stack tracer");
 	}
 	if (optind < argc) {
@@ -149,18 +160,18 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 	} else {
 		struct timespec t0, now, nap = { 0, 50 * 1000 * 1000 };
 
-		fprintf(stderr, "kmag: watching the kernel stack for %.1f s; Ctrl-C stops\n", seconds);
+		fprintf(stderr, "kmag: watching the kernel stack for %.1f s; Ctrl-C stops\n", a.seconds);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		do {
 			nanosleep(&nap, NULL);
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while (!stop_signal && (double)(now.tv_sec - t0.tv_sec) +
-						 (double)(now.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+						 (double)(now.tv_nsec - t0.tv_nsec) / 1e9 < a.seconds);
 	}
 	if (kmag_stack_stop(s, &res, &err)) {
 		ret = cli_lib_error(&err, "cannot read the stack tracer");
 	} else if (!ret) {
-		int w = !strcmp(format, "json") ? kmag_stack_json(stdout, &res) :
+		int w = !strcmp(a.format, "json") ? kmag_stack_json(stdout, &res) :
 						  kmag_stack_text(stdout, &res);
 
 		if (w)
@@ -170,6 +181,6 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv)
 	}
 	kmag_stack_result_release(&res);
 	kmag_stack_free(s);
-	free(filter);
+	free(a.filter);
 	return ret;
 }

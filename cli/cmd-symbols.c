@@ -13,30 +13,16 @@
 #include "cli.h"
 #include "kmag/symmap.h"
 
-static const char symbols_usage[] =
-	"Usage: kmag generate-symbol-map [options]\n"
-	"\n"
-	"Map every kernel function to the source file and line of its definition\n"
-	"(relative to the kernel tree: net/ipv4/tcp.c:1490), read from the DWARF\n"
-	"debug info of a vmlinux and optionally its modules. report and visualize\n"
-	"use the map for --filter-filepath and to show file:line.\n"
-	"\n"
-	"  -k, --vmlinux FILE        vmlinux with debug info (default: the running\n"
-	"                            kernel's, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r)\n"
-	"                            from Debian's linux-image-<release>-dbg)\n"
-	"  -r, --kernel-release R    look for the debug vmlinux of kernel R instead\n"
-	"  -m, --modules DIR         also map the modules below DIR (*.ko, *.ko.debug),\n"
-	"                            e.g. /usr/lib/debug/lib/modules/<release>\n"
-	"  -o, --output MAP          where to write the map (default:\n"
-	"                            ~/.cache/kmag/symbols-<release>.map, found there\n"
-	"                            automatically by report and visualize)\n"
-	"      --format FMT          kmag (default: versioned, with line, address and\n"
-	"                            module; see doc/symbol-map.md) or km (the seed's\n"
-	"                            \"name|path\" lines)\n"
-	"      --source-root DIR     source tree path as recorded in the DWARF, stripped\n"
-	"                            from file names (default: detected)\n"
-	"  -q, --quiet               no progress and no summary\n"
-	"  -h, --help                show this help\n";
+static const struct cli_command symbols_cmd = {
+	.name = "generate-symbol-map",
+	.usage = "Usage: kmag generate-symbol-map [options]\n"
+		 "\n"
+		 "Map every kernel function to the source file and line of its definition\n"
+		 "(relative to the kernel tree: net/ipv4/tcp.c:1490), read from the DWARF\n"
+		 "debug info of a vmlinux and optionally its modules. report and visualize\n"
+		 "use the map for --filter-filepath and to show file:line.\n"
+		 "\n",
+};
 
 struct progress {
 	bool on;
@@ -100,73 +86,81 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The command line of generate-symbol-map. */
+struct symbols_args {
+	const char *vmlinux, *release, *modules, *output;
+	int format;		/* kmag, km (the seed's) */
+	bool quiet;
+	const char *source_root;
+};
+
+#define CLI_ARGS struct symbols_args
+static const struct cli_option symbols_options[] = {
+	CLI_STRING('k', "vmlinux", "FILE", vmlinux,
+		   "vmlinux with debug info (default: the running\n"
+		   "kernel's, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r)\n"
+		   "from Debian's linux-image-<release>-dbg)"),
+	CLI_STRING('r', "kernel-release", "R", release,
+		   "look for the debug vmlinux of kernel R instead"),
+	CLI_STRING('m', "modules", "DIR", modules,
+		   "also map the modules below DIR (*.ko, *.ko.debug),\n"
+		   "e.g. /usr/lib/debug/lib/modules/<release>"),
+	CLI_STRING('o', "output", "MAP", output,
+		   "where to write the map (default:\n"
+		   "~/.cache/kmag/symbols-<release>.map, found there\n"
+		   "automatically by report and visualize)"),
+	CLI_CHOICE(0, "format", "FMT", format, "kmag,km", "format",
+		   "kmag (default: versioned, with line, address and\n"
+		   "module; see doc/symbol-map.md) or km (the seed's\n"
+		   "\"name|path\" lines)"),
+	CLI_STRING(0, "source-root", "DIR", source_root,
+		   "source tree path as recorded in the DWARF, stripped\n"
+		   "from file names (default: detected)"),
+	CLI_FLAG('q', "quiet", quiet, "no progress and no summary"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+static int parse_args(int argc, char **argv, struct symbols_args *a)
+{
+	int ret = cli_parse(&symbols_cmd, argc, argv, symbols_options, a);
+
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return cli_usage_error("generate-symbol-map",
+				       "unexpected argument \"%s\" (give the vmlinux with -k)", argv[optind]);
+	if (a->vmlinux && a->release)
+		return cli_usage_error("generate-symbol-map",
+				       "give either -k VMLINUX or -r RELEASE, not both");
+	return 0;
+}
+
 int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 {
-	enum { OPT_FORMAT = 0x100, OPT_SOURCE_ROOT };
-	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "kernel-release", required_argument, NULL, 'r' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "source-root", required_argument, NULL, OPT_SOURCE_ROOT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *vmlinux = NULL, *release = NULL, *modules = NULL, *output = NULL;
+	struct symbols_args a = { 0 };
 	struct progress prog = { .on = cli->stderr_tty, .last = -1 };
 	struct kmag_symgen_opts opts = { .progress = show_progress, .progress_ctx = &prog };
 	struct kmag_symgen_stats stats = { 0 };
 	struct kmag_err err = { 0 };
 	struct kmag_symmap *m = NULL;
+	const char *vmlinux, *release, *modules, *output;
 	char found[4096], *out_alloc = NULL, comment[600];
-	bool seed = false, quiet = false;
+	bool seed;
 	struct rusage ru;
 	double t0 = now();
-	int opt, ret;
+	int ret = parse_args(argc, argv, &a);
 
-	while ((opt = cli_getopt(argc, argv, ":k:r:m:o:qh", longopts)) != -1) {
-		switch (opt) {
-		case 'k':
-			vmlinux = optarg;
-			break;
-		case 'r':
-			release = optarg;
-			break;
-		case 'm':
-			modules = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "km"))
-				seed = true;
-			else if (strcmp(optarg, "kmag"))
-				return cli_usage_error("generate-symbol-map",
-						       "unknown format \"%s\" (choose kmag or km)", optarg);
-			break;
-		case OPT_SOURCE_ROOT:
-			opts.source_root = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			prog.on = false;
-			break;
-		case 'h':
-			fputs(symbols_usage, stdout);
-			return EXIT_OK;
-		default:
-			return cli_bad_option("generate-symbol-map", opt, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("generate-symbol-map",
-				       "unexpected argument \"%s\" (give the vmlinux with -k)", argv[optind]);
-	if (vmlinux && release)
-		return cli_usage_error("generate-symbol-map",
-				       "give either -k VMLINUX or -r RELEASE, not both");
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	vmlinux = a.vmlinux;
+	release = a.release;
+	modules = a.modules;
+	output = a.output;
+	seed = a.format == 1;
+	prog.on = prog.on && !a.quiet;
+	opts.source_root = a.source_root;
 	if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "generate-symbol-map"))
 		return EXIT_ERR;
 	if (!vmlinux && !(vmlinux = kmag_vmlinux_find(release, found, sizeof(found), &err)))
@@ -208,7 +202,7 @@ int cmd_generate_symbol_map(struct kmag_cli *cli, int argc, char **argv)
 	ret = kmag_symmap_write(m, output, seed, comment, &err);
 	if (ret < 0)
 		goto fail;
-	if (!quiet) {
+	if (!a.quiet) {
 		getrusage(RUSAGE_SELF, &ru);
 		printf("kmag: mapped %llu functions", (unsigned long long)stats.functions);
 		if (stats.modules)

@@ -15,62 +15,51 @@
 #include "kmag/callsample.h"
 #include "tui.h"
 
-static const char tui_usage[] =
-	"Usage: kmag tui [options] [FILE]\n"
-	"\n"
-	"Explore a trace (default ./trace.dat) on the terminal, e.g. over SSH: the\n"
-	"function table (calls, total, self, average time; sort with s or 1/2/3),\n"
-	"Enter for a function's callers and callees, c for its individual calls\n"
-	"(start, task, CPU, duration, return value: the slowest, the first\n"
-	"failing and the first ones), Enter on a call for its call tree in time\n"
-	"order, folded and unfolded with Enter/Space or Left/Right; / searches,\n"
-	"n finds the next match, ? lists every key, q goes back and quits. No\n"
-	"mouse needed.\n"
-	"\n"
-	"Options:\n"
-	"      --keep-calls N        calls kept per function for each reason: the N\n"
-	"                            slowest, the first N failing, the first N (default\n"
-	"                            50, 50 and 20); trees keep up to 2000 calls each\n"
-	"\n" CLI_INPUT_HELP
-	"\n"
-	"  -h, --help                show this help\n"
-	"\n"
-	"KMAG_TUI_TRACE=FILE appends the time to the first screen and of each key to FILE.\n";
+static const struct cli_command tui_cmd = {
+	.name = "tui",
+	.usage = "Usage: kmag tui [options] [FILE]\n"
+		 "\n"
+		 "Explore a trace (default ./trace.dat) on the terminal, e.g. over SSH: the\n"
+		 "function table (calls, total, self, average time; sort with s or 1/2/3),\n"
+		 "Enter for a function's callers and callees, c for its individual calls\n"
+		 "(start, task, CPU, duration, return value: the slowest, the first\n"
+		 "failing and the first ones), Enter on a call for its call tree in time\n"
+		 "order, folded and unfolded with Enter/Space or Left/Right; / searches,\n"
+		 "n finds the next match, ? lists every key, q goes back and quits. No\n"
+		 "mouse needed.\n",
+	.footer = "\nKMAG_TUI_TRACE=FILE appends the time to the first screen and of each key to FILE.\n",
+};
 
-enum { OPT_KEEP_CALLS = OPT_INPUT_LAST + 1 };
+/* The command line of tui. */
+struct tui_args {
+	unsigned long keep;	/* --keep-calls, 0: not given */
+	struct cli_input in;
+};
 
-static int parse_args(int argc, char **argv, struct kmag_callsample_opts *ko, struct cli_input *in)
+#define CLI_ARGS struct tui_args
+static const struct cli_option tui_options[] = {
+	CLI_SECTION("\nOptions:\n"),
+	CLI_ULONG_RANGE(0, "keep-calls", "N", keep, 1, 10000,
+			"--keep-calls expects 1 to 10000, got \"%s\"",
+			"calls kept per function for each reason: the N\n"
+			"slowest, the first N failing, the first N (default\n"
+			"50, 50 and 20); trees keep up to 2000 calls each"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+
+static int parse_args(int argc, char **argv, struct kmag_callsample_opts *ko, struct tui_args *a)
 {
-	static const struct option longopts[] = {
-		{ "keep-calls", required_argument, NULL, OPT_KEEP_CALLS },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_INPUT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long v;
-	int opt, ret;
+	int ret = cli_parse(&tui_cmd, argc, argv, tui_options, a);
 
-	while ((opt = cli_getopt(argc, argv, ":h", longopts)) != -1) {
-		switch (opt) {
-		case OPT_KEEP_CALLS:
-			if (!cli_parse_ulong("tui", "--keep-calls", optarg, &v))
-				return EXIT_USAGE;
-			if (v < 1 || v > 10000)
-				return cli_usage_error("tui", "--keep-calls expects 1 to 10000, got \"%s\"",
-						       optarg);
-			ko->slowest = ko->failing = ko->first = v;
-			break;
-		case 'h':
-			fputs(tui_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("tui", opt, argv, &(struct cli_shared){ .in = in });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
-	return cli_input_arg("tui", argc, argv, in);
+	if (ret)
+		return ret;
+	if (a->keep)
+		ko->slowest = ko->failing = ko->first = a->keep;
+	return cli_input_arg("tui", argc, argv, &a->in);
 }
 
 static int keep_with_graph(void *ctx, struct kmag_cg *cg)
@@ -82,7 +71,8 @@ static int keep_with_graph(void *ctx, struct kmag_cg *cg)
 
 int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct cli_input in = { .unordered = false };
+	struct tui_args a = { 0 };
+	struct cli_input *const in = &a.in;
 	/* longer trees than the page's: a terminal scrolls them cheaply */
 	struct kmag_callsample_opts ko = {
 		.slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
@@ -98,7 +88,7 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if ((ret = parse_args(argc, argv, &ko, &in)))
+	if ((ret = parse_args(argc, argv, &ko, &a)))
 		return ret < 0 ? EXIT_OK : ret;
 	if (cli_lacks_feature(KMAG_FEATURE_TUI, "tui"))
 		return EXIT_ERR;
@@ -107,9 +97,9 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 		return cli_error("tui needs a terminal (standard input and output)");
 	if (!(keep = kmag_callsample_new(&ko)))
 		return cli_error("out of memory");
-	in.with_graph = keep_with_graph;
-	in.with_graph_ctx = keep;
-	if ((ret = cli_load_graph("tui", &in, &g)) ||
+	in->with_graph = keep_with_graph;
+	in->with_graph_ctx = keep;
+	if ((ret = cli_load_graph("tui", in, &g)) ||
 	    (kmag_callsample_finish(keep) && (ret = cli_error("out of memory")))) {
 		kmag_callsample_free(keep);
 		cli_graph_release(&g);

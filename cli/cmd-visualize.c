@@ -23,62 +23,12 @@
 #define DEFAULT_MAX_NODES 100
 #define DEFAULT_TOP 30
 
-static const char visualize_usage[] =
-	"Usage: kmag visualize [options] [FILE]\n"
-	"\n"
-	"Draw the call graph of a trace (default ./trace.dat, else ./kernel-magnifier.data)\n"
-	"and a chart of the most called functions.\n"
-	"\n"
-	"Output:\n"
-	"  -o, --output, --image-name FILE\n"
-	"                            the call graph: .pdf, .png, .svg, .dot, or .html\n"
-	"                            (the interactive explorer, as `kmag html`)\n"
-	"                            (default " DEFAULT_IMAGE ")\n"
-	"      --chart-name FILE     the chart: .png, .pdf or .svg (default " DEFAULT_CHART ")\n"
-	"      --no-chart            do not draw the chart\n"
-	"      --heat METRIC         colour, prune and chart by calls (default), total or self\n"
-	"                            (total/self need a function_graph trace)\n"
-	"      --top N               functions in the chart (default 30)\n"
-	"      --max-nodes N         keep the N heaviest functions and the paths to them\n"
-	"                            (default 100; 0 = all)\n"
-	"      --layout ENGINE       Graphviz layout: dot, sfdp, neato, ... (default: dot up to\n"
-	"                            300 functions, else sfdp)\n"
-	"\n"
-	"What to show:\n"
-	"      --root FUNC           only what FUNC calls, directly or not\n"
-	"      --callers FUNC        only the functions through which FUNC is reached\n"
-	"      --depth N             at most N calls away from --root/--callers (or from the\n"
-	"                            trace's entry points)\n"
-	"      --filter-execution-no N\n"
-	"                            hide functions called N times or less, with their calls\n"
-	"      --errors              mark the error paths in purple: the calls from each\n"
-	"                            entry point down to where an error it returned was\n"
-	"                            born, as `kmag errors` finds them (needs\n"
-	"                            funcgraph-retval)\n"
-	"      --btf FILE            the kernel's return types for --errors (a copy of\n"
-	"                            /sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
-	"                            BTF a trace.dat stores): void and bool functions are\n"
-	"                            never error origins\n"
-	"\n" CLI_SYMMAP_HELP
-	"                            (calls through functions hidden by --filter-filepath\n"
-	"                            become dashed \"via N hidden\" edges)\n"
-	"\n" CLI_INPUT_HELP CLI_MIN_DURATION_HELP
-	"\n"
-	"  -h, --help                show this help\n";
-
-enum {
-	OPT_IMAGE = OPT_INPUT_LAST + 1,
-	OPT_CHART,
-	OPT_NO_CHART,
-	OPT_HEAT,
-	OPT_TOP,
-	OPT_MAX_NODES,
-	OPT_LAYOUT,
-	OPT_ROOT,
-	OPT_CALLERS,
-	OPT_DEPTH,
-	OPT_EXEC_NO,
-	OPT_ERRORS,
+static const struct cli_command visualize_cmd = {
+	.name = "visualize",
+	.usage = "Usage: kmag visualize [options] [FILE]\n"
+		 "\n"
+		 "Draw the call graph of a trace (default ./trace.dat, else ./kernel-magnifier.data)\n"
+		 "and a chart of the most called functions.\n",
 };
 
 struct vis_opts {
@@ -86,11 +36,13 @@ struct vis_opts {
 	const char *image_format, *chart_format;
 	kmag_graph_render_fn render;
 	bool no_chart;
-	enum kmag_sort_key heat;
+	int heat;		/* enum kmag_sort_key: calls, total or self (their order) */
 	unsigned long top, max_nodes, exec_no, depth;
 	bool depth_set;
 	const char *root, *callers;
 	bool errors;
+	struct cli_input in;
+	struct cli_symmap sym;
 };
 
 /* --errors: where errors were born, from the graph's own replay */
@@ -186,92 +138,66 @@ static int need_libraries(const struct vis_opts *o)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct vis_opts *o, struct cli_input *in,
-		      struct cli_symmap *sym)
-{
-	static const struct option longopts[] = {
-		{ "image-name", required_argument, NULL, OPT_IMAGE },
-		{ "output", required_argument, NULL, OPT_IMAGE },
-		{ "chart-name", required_argument, NULL, OPT_CHART },
-		{ "no-chart", no_argument, NULL, OPT_NO_CHART },
-		{ "heat", required_argument, NULL, OPT_HEAT },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "max-nodes", required_argument, NULL, OPT_MAX_NODES },
-		{ "layout", required_argument, NULL, OPT_LAYOUT },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "callers", required_argument, NULL, OPT_CALLERS },
-		{ "depth", required_argument, NULL, OPT_DEPTH },
-		{ "filter-execution-no", required_argument, NULL, OPT_EXEC_NO },
-		{ "errors", no_argument, NULL, OPT_ERRORS },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_BTF_LONGOPT,
-		CLI_INPUT_LONGOPTS,
-		CLI_MIN_DURATION_LONGOPT,
-		CLI_SYMMAP_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret;
+#define CLI_ARGS struct vis_opts
+static const struct cli_option visualize_options[] = {
+	CLI_SECTION("\nOutput:\n"),
+	CLI_STRING('o', "output", "FILE", image,
+		   "the call graph: .pdf, .png, .svg, .dot, or .html\n"
+		   "(the interactive explorer, as `kmag html`)\n"
+		   "(default " DEFAULT_IMAGE ")"),
+	CLI_ALIAS("image-name"),
+	CLI_STRING(0, "chart-name", "FILE", chart,
+		   "the chart: .png, .pdf or .svg (default " DEFAULT_CHART ")"),
+	CLI_FLAG(0, "no-chart", no_chart, "do not draw the chart"),
+	/* in the order of enum kmag_sort_key's first three */
+	CLI_CHOICE(0, "heat", "METRIC", heat, "calls,total,self", "--heat",
+		   "colour, prune and chart by calls (default), total or self\n"
+		   "(total/self need a function_graph trace)"),
+	CLI_ULONG_RANGE(0, "top", "N", top, 1, 0, "--top must be at least 1 (or use --no-chart)",
+			"functions in the chart (default 30)"),
+	CLI_ULONG(0, "max-nodes", "N", max_nodes,
+		  "keep the N heaviest functions and the paths to them\n"
+		  "(default 100; 0 = all)"),
+	CLI_STRING(0, "layout", "ENGINE", layout,
+		   "Graphviz layout: dot, sfdp, neato, ... (default: dot up to\n"
+		   "300 functions, else sfdp)"),
+	CLI_SECTION("\nWhat to show:\n"),
+	CLI_STRING(0, "root", "FUNC", root, "only what FUNC calls, directly or not"),
+	CLI_STRING(0, "callers", "FUNC", callers, "only the functions through which FUNC is reached"),
+	CLI_ULONG_GIVEN(0, "depth", "N", depth, depth_set,
+			"at most N calls away from --root/--callers (or from the\n"
+			"trace's entry points)"),
+	CLI_ULONG(0, "filter-execution-no", "N", exec_no,
+		  "hide functions called N times or less, with their calls"),
+	CLI_FLAG(0, "errors", errors,
+		 "mark the error paths in purple: the calls from each\n"
+		 "entry point down to where an error it returned was\n"
+		 "born, as `kmag errors` finds them (needs\n"
+		 "funcgraph-retval)"),
+	CLI_BTF_OPTION(in, "the kernel's return types for --errors (a copy of\n"
+			   "/sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
+			   "BTF a trace.dat stores): void and bool functions are\n"
+			   "never error origins"),
+	CLI_SYMMAP_OPTIONS(sym),
+	CLI_NOTE("(calls through functions hidden by --filter-filepath\n"
+		 "become dashed \"via N hidden\" edges)"),
+	CLI_INPUT_OPTIONS(in),
+	CLI_MIN_DURATION_OPTION(in),
+	CLI_SECTION("\n"),
+	CLI_HELP_OPTION,
+	CLI_END,
+};
+#undef CLI_ARGS
+_Static_assert(KMAG_SORT_CALLS == 0 && KMAG_SORT_TOTAL == 1 && KMAG_SORT_SELF == 2,
+	       "--heat's words in the order of enum kmag_sort_key");
 
-	while ((opt = cli_getopt(argc, argv, ":ho:", longopts)) != -1) {
-		switch (opt) {
-		case 'o':
-		case OPT_IMAGE:
-			o->image = optarg;
-			break;
-		case OPT_CHART:
-			o->chart = optarg;
-			break;
-		case OPT_NO_CHART:
-			o->no_chart = true;
-			break;
-		case OPT_HEAT:
-			if (strcmp(optarg, "calls") && strcmp(optarg, "total") && strcmp(optarg, "self"))
-				return cli_usage_error("visualize", "unknown --heat \"%s\" (choose calls, total or self)",
-						       optarg);
-			kmag_sort_key_parse(optarg, &o->heat);
-			break;
-		case OPT_TOP:
-			if (!cli_parse_ulong("visualize", "--top", optarg, &o->top))
-				return EXIT_USAGE;
-			if (!o->top)
-				return cli_usage_error("visualize", "--top must be at least 1 (or use --no-chart)");
-			break;
-		case OPT_MAX_NODES:
-			if (!cli_parse_ulong("visualize", "--max-nodes", optarg, &o->max_nodes))
-				return EXIT_USAGE;
-			break;
-		case OPT_LAYOUT:
-			o->layout = optarg;
-			break;
-		case OPT_ROOT:
-			o->root = optarg;
-			break;
-		case OPT_CALLERS:
-			o->callers = optarg;
-			break;
-		case OPT_DEPTH:
-			if (!cli_parse_ulong("visualize", "--depth", optarg, &o->depth))
-				return EXIT_USAGE;
-			o->depth_set = true;
-			break;
-		case OPT_ERRORS:
-			o->errors = true;
-			break;
-		case OPT_EXEC_NO:
-			if (!cli_parse_ulong("visualize", "--filter-execution-no", optarg, &o->exec_no))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(visualize_usage, stdout);
-			return -1;
-		default:
-			ret = cli_shared_option("visualize", opt, argv,
-						&(struct cli_shared){ .in = in, .sm = sym });
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+static int parse_args(int argc, char **argv, struct vis_opts *o)
+{
+	struct cli_input *in = &o->in;
+	int ret = cli_parse(&visualize_cmd, argc, argv, visualize_options, o);
+
+	if (ret)
+		return ret;
 	if ((ret = cli_input_arg("visualize", argc, argv, in)))
 		return ret;
 	if (o->depth_set && o->depth > 100000)
@@ -482,10 +408,9 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	struct vis_opts o = { .image = DEFAULT_IMAGE, .chart = DEFAULT_CHART, .top = DEFAULT_TOP,
 			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
 	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
-	struct cli_symmap sym = { .cmd = "visualize" };
-	struct cli_probe_hits ph = { .sm = &sym };
-	struct cli_input in = { .unordered = false, .after_open = cli_probe_hits_after_open,
-				.after_open_ctx = &ph, .tap = cli_probe_hits_tap, .tap_ctx = &ph };
+	struct cli_symmap *const sym = &o.sym;
+	struct cli_input *const in = &o.in;
+	struct cli_probe_hits ph = { .sm = sym };
 	const struct kmag_cgview_summary *vs;
 	const struct kmag_trace_info *info;
 	struct vis_sources src = { 0 };
@@ -497,42 +422,47 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	struct cli_graph g;
 	int ret;
 
-	ret = parse_args(argc, argv, &o, &in, &sym);
+	sym->cmd = "visualize";
+	in->after_open = cli_probe_hits_after_open;
+	in->after_open_ctx = &ph;
+	in->tap = cli_probe_hits_tap;
+	in->tap_ctx = &ph;
+	ret = parse_args(argc, argv, &o);
 	if (ret) {
-		cli_symmap_release(&sym);
+		cli_symmap_release(sym);
 		return ret < 0 ? EXIT_OK : ret;
 	}
-	in.build_cct = o.root != NULL;
-	if (in.btf_path && !o.errors) {
-		cli_symmap_release(&sym);
+	in->build_cct = o.root != NULL;
+	if (in->btf_path && !o.errors) {
+		cli_symmap_release(sym);
 		return cli_usage_error("visualize", "--btf gives the return types for --errors: add --errors");
 	}
 	if (o.errors) {
-		vx.btf_path = in.btf_path;
-		in.after_open = vis_after_open;
-		in.after_open_ctx = &vx;
-		in.with_graph = vis_errors_with_graph;
-		in.with_graph_ctx = &vx;
+		vx.btf_path = in->btf_path;
+		in->after_open = vis_after_open;
+		in->after_open_ctx = &vx;
+		in->with_graph = vis_errors_with_graph;
+		in->with_graph_ctx = &vx;
 	}	/* the calls under the root: scope_to_root() */
 	/* both pictures' places are checked before either is drawn */
 	if (!o.no_chart && !strcmp(o.image, o.chart))
 		return cli_usage_error("visualize", "the call graph and the chart cannot both be \"%s\"",
 				       o.image);
 	if (need_libraries(&o)) {
-		cli_symmap_release(&sym);
+		cli_symmap_release(sym);
 		return EXIT_ERR;
 	}
 	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
 	if ((ret = cli_out_check(o.image)) || (!o.no_chart && (ret = cli_out_check(o.chart)))) {
-		cli_symmap_release(&sym);
+		cli_symmap_release(sym);
 		return ret;
 	}
-	ret = cli_load_graph("visualize", &in, &g);
+	ret = cli_load_graph("visualize", in, &g);
 	if (ret) {
 		kmag_errors_free(vx.e);
 		cli_probe_hits_release(&ph);
-		cli_symmap_release(&sym);
+		cli_symmap_release(sym);
 		return ret;
 	}
 	t1 = now_s();
@@ -574,14 +504,14 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		ret = EXIT_ERR;
 		goto out;
 	}
-	ret = vis_sources_load(&g, &sym, &src);
+	ret = vis_sources_load(&g, sym, &src);
 	if (ret)
 		goto out;
 	vo.weight = o.heat;
 	vo.depth = o.depth_set ? (int)o.depth : -1;
 	vo.hide_calls_upto = o.exec_no;
 	vo.max_nodes = o.max_nodes;
-	if (sym.filter) {
+	if (sym->filter) {
 		vo.keep = vis_sources_keep;
 		vo.keep_ctx = &src;
 	}
@@ -597,7 +527,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		goto out;
 	}
 	print_view(&o, vs);
-	describe_filters(&g, &o, &sym, filters, sizeof(filters));
+	describe_filters(&g, &o, sym, filters, sizeof(filters));
 	if (!o.no_chart) {
 		ret = draw_chart(&g, &o, view, filters);
 		if (ret)
@@ -613,13 +543,13 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
 			t1 - t0, t2 - t1, t3 - t2, t4 - t3,
 			o.layout ? o.layout : kmag_graphviz_layout_for(vs->shown_nodes));
-	cli_symmap_warn(&sym);
+	cli_symmap_warn(sym);
 out:
 	kmag_cgview_free(view);
 	vis_sources_release(&src);
 	cli_graph_release(&g);
 	kmag_errors_free(vx.e);
 	cli_probe_hits_release(&ph);
-	cli_symmap_release(&sym);
+	cli_symmap_release(sym);
 	return ret;
 }

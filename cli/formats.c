@@ -43,8 +43,7 @@ static bool in_list(const char *list, const char *word)
 	}
 }
 
-/* "text,json" -> "text or json"; "csv,json,dot" -> "csv, json or dot" */
-static void say_list(const char *list, char *buf, size_t len)
+void cli_say_list(const char *list, char *buf, size_t len)
 {
 	const char *last = strrchr(list, ',');
 	size_t n = 0;
@@ -60,18 +59,6 @@ static void say_list(const char *list, char *buf, size_t len)
 	buf[n < len ? n : len - 1] = '\0';
 }
 
-int cli_format_arg(const char *cmd, const char *arg, const char *supported, const char **format)
-{
-	char can[128];
-
-	if (in_list(supported, arg)) {
-		*format = arg;
-		return 0;
-	}
-	say_list(supported, can, sizeof(can));
-	return cli_usage_error(cmd, "unknown format \"%s\" (choose %s)", arg, can);
-}
-
 int cli_format_check(const char *cmd, const char *option, const char *format)
 {
 	char formats[128];
@@ -82,7 +69,7 @@ int cli_format_check(const char *cmd, const char *option, const char *format)
 			continue;
 		if (in_list(rules[i].formats, format))
 			return 0;
-		say_list(rules[i].formats, formats, sizeof(formats));
+		cli_say_list(rules[i].formats, formats, sizeof(formats));
 		return cli_usage_error(cmd, "%s works with the %s format%s, not %s", option, formats,
 				       strchr(rules[i].formats, ',') ? "s" : "", format);
 	}
@@ -157,7 +144,7 @@ int cli_output_format(const char *cmd, const char *path, const char *supported,
 			}
 		}
 	}
-	say_list(supported, can, sizeof(can));
+	cli_say_list(supported, can, sizeof(can));
 	return cli_usage_error(cmd, "\"%s\" is named %s, which kmag %s does not write (it writes %s)",
 			       path, strrchr(path, '.'), cmd, can);
 }

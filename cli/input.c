@@ -15,52 +15,6 @@
 #include "kmag/durations.h"
 #include "kmag/profile.h"
 
-int cli_input_option(const char *cmd, int opt, const char *arg, struct cli_input *in)
-{
-	switch (opt) {
-	case OPT_PID:
-		in->pids = arg;
-		return 1;
-	case OPT_COMM:
-		in->comms = arg;
-		return 1;
-	case OPT_CPU:
-		in->cpus = arg;
-		return 1;
-	case OPT_TIME:
-		in->time = arg;
-		return 1;
-	case OPT_MIN_DURATION:
-		if (kmag_duration_parse(arg, &in->min_duration_ns) || !in->min_duration_ns) {
-			cli_usage_error(cmd, "--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got \"%s\"",
-					arg);
-			return -1;
-		}
-		return 1;
-	case OPT_BTF:
-		if (!kmag_has_feature(KMAG_FEATURE_BTF)) {
-			cli_lacks_feature(KMAG_FEATURE_BTF, "--btf");
-			return -2;
-		}
-		in->btf_path = arg;
-		return 1;
-	case OPT_READER:
-		if (!strcmp(arg, "auto"))
-			in->reader = KMAG_READER_AUTO;
-		else if (!strcmp(arg, "builtin"))
-			in->reader = KMAG_READER_BUILTIN;
-		else if (!strcmp(arg, "libtracecmd"))
-			in->reader = KMAG_READER_LIBTRACECMD;
-		else {
-			cli_usage_error(cmd, "unknown reader \"%s\" (choose auto, builtin or libtracecmd)", arg);
-			return -1;
-		}
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_btf **out)
 {
 	struct kmag_err err = { 0 };

@@ -11,31 +11,6 @@
 #include "cli.h"
 #include "kmag/profile.h"
 
-int cli_symmap_option(const char *cmd, int opt, const char *arg, struct cli_symmap *s)
-{
-	struct kmag_err err = { 0 };
-
-	s->cmd = cmd;
-	switch (opt) {
-	case OPT_SYMBOL_FILE_PATH:
-		s->map_path = arg;
-		return 1;
-	case OPT_FILTER_FILEPATH:
-		/* checked now for a usage error; built again once the trace is open */
-		s->filter = kmag_pathfilter_new(arg, &err);
-		if (!s->filter) {
-			cli_usage_error(cmd, "--filter-filepath: %s", err.msg);
-			return -1;
-		}
-		kmag_pathfilter_free(s->filter);
-		s->filter = NULL;
-		s->filepath = arg;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* "Linux host 6.1.0-56-cloud-amd64 #1 SMP ..." -> "6.1.0-56-cloud-amd64" (static), or NULL. */
 static const char *release_of(const char *uname)
 {

@@ -41,6 +41,11 @@ for page in "$MAN"/kmag-*.1.scd; do
 		t_fail "doc/man/kmag-$cmd.1.scd is the page of a command" "kmag --help lists no command $cmd"
 done
 
+# Options are declared once, in each command's table (cli/options.h), which
+# writes the --help lines: no string in cli/ spells an option line by hand.
+grep -nE '^[[:space:]]*"( {2}-[A-Za-z], | {6}--[a-z])' "$SRCDIR"/cli/*.c "$SRCDIR"/cli/*.h >"$T/handwritten"
+t_eq "no hand-written option line in a usage string of cli/" "" "$(head -5 "$T/handwritten")"
+
 if command -v scdoc >/dev/null; then
 	for page in "$MAN"/*.1.scd; do
 		t_ok "scdoc converts $(basename "$page")" sh -c 'scdoc <"$1" >/dev/null' sh "$page"
