@@ -419,6 +419,34 @@ static bool wanted_edge(const struct kmag_diff_report *r, const struct kmag_diff
 	return (r->all || e->status != KMAG_DIFF_SAME) && edge_shown(r, e);
 }
 
+/*
+ * Node @n's label: @name, cut when longer than a label shows (the whole name,
+ * up to RENDER_TIP_MAX, is then its tooltip), and @suffix. 0 or -ENOMEM.
+ */
+static int set_label(Agnode_t *n, const char *name, const char *suffix)
+{
+	char *tmp = NULL, *esc;
+	const char *shown = render_name_cut(name, RENDER_LABEL_MAX, &tmp);
+	bool cut = shown != name;
+
+	esc = render_dot_esc(shown, suffix);
+	free(tmp);
+	tmp = NULL;
+	if (!esc)
+		return -ENOMEM;
+	agset(n, "label", esc);
+	free(esc);
+	if (!cut)
+		return 0;
+	esc = render_dot_esc(render_name_cut(name, RENDER_TIP_MAX, &tmp), NULL);
+	free(tmp);
+	if (!esc)
+		return -ENOMEM;
+	agsafeset(n, "tooltip", esc, "");
+	free(esc);
+	return 0;
+}
+
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 {
 	const struct kmag_cgdiff *d = r->diff;
@@ -475,7 +503,7 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 		if (!want[i])
 			continue;
 		/* backslashes doubled: Graphviz writes them raw and expands them in labels */
-		esc = render_dot_esc(x->name, NULL);
+		esc = render_dot_id(x->name, i);
 		agn[i] = esc ? agnode(g, esc, 1) : NULL;
 		free(esc);
 		if (!agn[i]) {
@@ -491,13 +519,9 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls", x->a.calls,
 				 x->b.calls);
 		}
-		esc = render_dot_esc(x->name, buf);
-		if (!esc) {
-			ret = -ENOMEM;
+		ret = set_label(agn[i], x->name, buf);
+		if (ret)
 			break;
-		}
-		agset(agn[i], "label", esc);
-		free(esc);
 		agset(agn[i], "kmag_status", (char *)kmag_diff_status_name(x->status));
 		status_colour(colour, sizeof(colour), x->status, x->a.calls, x->b.calls);
 		agset(agn[i], "fillcolor", colour);
@@ -541,6 +565,34 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 }
 
 #else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */
+
+/*
+ * Node @n's label: @name, cut when longer than a label shows (the whole name,
+ * up to RENDER_TIP_MAX, is then its tooltip), and @suffix. 0 or -ENOMEM.
+ */
+static int set_label(Agnode_t *n, const char *name, const char *suffix)
+{
+	char *tmp = NULL, *esc;
+	const char *shown = render_name_cut(name, RENDER_LABEL_MAX, &tmp);
+	bool cut = shown != name;
+
+	esc = render_dot_esc(shown, suffix);
+	free(tmp);
+	tmp = NULL;
+	if (!esc)
+		return -ENOMEM;
+	agset(n, "label", esc);
+	free(esc);
+	if (!cut)
+		return 0;
+	esc = render_dot_esc(render_name_cut(name, RENDER_TIP_MAX, &tmp), NULL);
+	free(tmp);
+	if (!esc)
+		return -ENOMEM;
+	agsafeset(n, "tooltip", esc, "");
+	free(esc);
+	return 0;
+}
 
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 {

@@ -128,11 +128,12 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 	for (i = 0; i < nn && !ret; i++) {
 		const char *name = func_name(x, (uint32_t)i);
 		const char *loc = x->srcline ? x->srcline(x->srcline_ctx, nodes[i].func) : NULL;
-		char *id, *tip = NULL;
+		char *id, *tip = NULL, *cut = NULL;
+		const char *tipname;
 
 		if (!shown(x, (uint32_t)i))
 			continue;
-		id = render_dot_esc(name, NULL);
+		id = render_dot_id(name, i);
 		agn[i] = id ? agnode(g, id, 1) : NULL;
 		free(id);
 		if (!agn[i]) {
@@ -140,14 +141,19 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 			break;
 		}
 		snprintf(buf, sizeof(buf), "\\n%" PRIu64 " calls", nodes[i].st.calls);
-		ret = set_esc(agn[i], "label", name, buf);
-		if (!ret && loc && asprintf(&tip, "%s %s", name, loc) < 0) {
+		/* the label shows a name cut to what a picture holds, the tooltip all of it */
+		ret = set_esc(agn[i], "label", render_name_cut(name, RENDER_LABEL_MAX, &cut), buf);
+		free(cut);
+		cut = NULL;
+		tipname = render_name_cut(name, RENDER_TIP_MAX, &cut);
+		if (!ret && loc && asprintf(&tip, "%s %s", tipname, loc) < 0) {
 			tip = NULL;
 			ret = -ENOMEM;
 		}
 		if (!ret)
-			ret = set_esc(agn[i], "tooltip", tip ? tip : name, NULL);
+			ret = set_esc(agn[i], "tooltip", tip ? tip : tipname, NULL);
 		free(tip);
+		free(cut);
 		if (!ret && loc)
 			ret = set_esc(agn[i], "kmag_source", loc, NULL);
 		set_stats(agn[i], &nodes[i].st, has_time);

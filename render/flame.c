@@ -130,6 +130,15 @@ static void put_label(FILE *out, const char *name, double w)
 	render_fput_xml(out, buf);
 }
 
+/* A frame's name in its <title>: whole, up to RENDER_TIP_MAX characters (render-util.h). */
+static void put_tip_name(FILE *out, const char *name)
+{
+	char *tmp = NULL;
+
+	render_fput_xml(out, render_name_cut(name, RENDER_TIP_MAX, &tmp));
+	free(tmp);
+}
+
 /* The hover text of a frame (second line of its <title>). */
 static void put_info(FILE *out, const struct kmag_flame *f, uint32_t i, uint64_t root_total)
 {
@@ -235,7 +244,7 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 			continue;
 		frame_fill(fill, sizeof(fill), x->name, x->depth);
 		fprintf(out, "<g data-d=\"%u\"><title>", x->depth);
-		render_fput_xml(out, x->name);
+		put_tip_name(out, x->name);
 		fputc('\n', out);
 		put_info(out, f, it.frame, root_total);
 		fprintf(out, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "

@@ -170,6 +170,23 @@ static void put_esc(FILE *f, const char *str)
 	}
 }
 
+/* @str cut to @max characters (render_name_cut()), for a label (HTML) or a tooltip. */
+static void put_html_cut(FILE *f, const char *str, size_t max)
+{
+	char *tmp = NULL;
+
+	put_html(f, render_name_cut(str, max, &tmp));
+	free(tmp);
+}
+
+static void put_esc_cut(FILE *f, const char *str, size_t max)
+{
+	char *tmp = NULL;
+
+	put_esc(f, render_name_cut(str, max, &tmp));
+	free(tmp);
+}
+
 static char *fmt_count(char *buf, size_t len, uint64_t v)
 {
 	char tmp[32];
@@ -287,11 +304,11 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 	/* one row per line: rows keep underscores clear of the next line */
 	fputs("<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\"><TR><TD><B>",
 	      gv->f);
-	put_html(gv->f, name);
+	put_html_cut(gv->f, name, RENDER_LABEL_MAX);
 	fputs("</B></TD></TR>", gv->f);
 	if (src && *src) {
 		fputs("<TR><TD><FONT POINT-SIZE=\"9\">", gv->f);
-		put_html(gv->f, src);
+		put_html_cut(gv->f, src, RENDER_LABEL_MAX);
 		fputs("</FONT></TD></TR>", gv->f);
 	}
 	fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\">%s call%s", fmt_count(a, sizeof(a), cn->st.calls),
@@ -332,10 +349,10 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 
 	if (scratch_begin(gv))
 		return -ENOMEM;
-	put_esc(gv->f, name);
+	put_esc_cut(gv->f, name, RENDER_TIP_MAX);
 	if (src && *src) {
 		fputs("\n", gv->f);
-		put_esc(gv->f, src);
+		put_esc_cut(gv->f, src, RENDER_TIP_MAX);
 	}
 	fprintf(gv->f, "\n%s calls", fmt_count(a, sizeof(a), cn->st.calls));
 	if (timed)
@@ -383,7 +400,7 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 				break;
 			}
 			fputs(i ? " -> " : "", gv->f);
-			put_esc(gv->f, func_name(d, chain[i]));
+			put_esc_cut(gv->f, func_name(d, chain[i]), RENDER_TIP_MAX);
 		}
 		if (!(text = scratch_end(gv)))
 			return -ENOMEM;
@@ -421,9 +438,9 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 		}
 		if (scratch_begin(gv))
 			return -ENOMEM;
-		put_esc(gv->f, func_name(d, vn[e->from].node));
+		put_esc_cut(gv->f, func_name(d, vn[e->from].node), RENDER_TIP_MAX);
 		fputs(" -> ", gv->f);
-		put_esc(gv->f, func_name(d, vn[e->to].node));
+		put_esc_cut(gv->f, func_name(d, vn[e->to].node), RENDER_TIP_MAX);
 		fprintf(gv->f, ": %s calls", fmt_count(a, sizeof(a), ce->st.calls));
 		if (ce->flags & KMAG_EDGE_IRQ)
 			fputs(" (in interrupt context)", gv->f);

@@ -157,6 +157,44 @@ int render_status(FILE *out)
 	return 0;
 }
 
+/* Bytes of the character at @p: its UTF-8 length, or 1 for a byte that is not UTF-8. */
+static size_t char_bytes(const unsigned char *p)
+{
+	size_t n = render_utf8_len(p);
+
+	return n ? n : 1;
+}
+
+const char *render_name_cut(const char *s, size_t max, char **tmp)
+{
+	const unsigned char *p;
+	size_t chars = 0, head, tail, i, hb, tb;
+
+	s = s ? s : "";
+	if (strlen(s) <= max)
+		return s;	/* never more characters than bytes */
+	for (p = (const unsigned char *)s; *p; p += char_bytes(p))
+		chars++;
+	if (chars <= max)
+		return s;
+	head = max / 2;
+	tail = max - 1 - head;
+	/* the byte offsets where the head ends and the tail starts */
+	for (i = 0, p = (const unsigned char *)s; i < head; i++)
+		p += char_bytes(p);
+	hb = (size_t)((const char *)p - s);
+	for (; i < chars - tail; i++)
+		p += char_bytes(p);
+	tb = (size_t)((const char *)p - s);
+	*tmp = malloc(hb + 3 + strlen(s + tb) + 1);
+	if (!*tmp)
+		return "?";
+	memcpy(*tmp, s, hb);
+	memcpy(*tmp + hb, "\xe2\x80\xa6", 3);	/* U+2026 */
+	strcpy(*tmp + hb + 3, s + tb);
+	return *tmp;
+}
+
 char *render_dot_esc(const char *s, const char *suffix)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -193,6 +231,17 @@ char *render_dot_esc(const char *s, const char *suffix)
 	}
 	memcpy(o, suffix ? suffix : "", tail + 1);
 	return out;
+}
+
+char *render_dot_id(const char *name, size_t index)
+{
+	char *tmp = NULL, *id, suffix[32];
+	const char *shown = render_name_cut(name, RENDER_TIP_MAX, &tmp);
+
+	snprintf(suffix, sizeof(suffix), " #%zu", index);
+	id = render_dot_esc(shown, shown == name ? NULL : suffix);
+	free(tmp);
+	return id;
 }
 
 char *kmag_format_duration(char *buf, size_t len, uint64_t ns)

@@ -65,6 +65,36 @@ char *render_fmt_count(char *buf, size_t len, uint64_t v);
  * Returns a new string to free(), or NULL (ENOMEM).
  */
 char *render_dot_esc(const char *s, const char *suffix);
+/*
+ * Names in pictures. A label shows at most RENDER_LABEL_MAX characters of a
+ * name: every function of Linux 6.19's System.map fits whole (the longest
+ * has 76), and a longer one, which only hostile or broken input holds, is
+ * cut in the middle ("tcp_v4_…_rcv": kernel names that share a prefix differ
+ * at the end), as the chart cuts its labels. The whole name goes to the
+ * tooltip, up to RENDER_TIP_MAX characters: the kernel's own limit for a
+ * symbol name (KSYM_NAME_LEN, 512 since Linux 6.1), so every real name is
+ * whole there and a 1 MB name cannot make a picture megabytes large or hand
+ * Graphviz and Pango a text they fail to lay out.
+ */
+#define RENDER_LABEL_MAX 80
+#define RENDER_TIP_MAX 512
+/*
+ * @s (NULL = "") cut in the middle to at most @max characters (UTF-8
+ * characters; a byte that is not UTF-8 counts as one), the cut marked by an
+ * ellipsis (U+2026) that counts as one of them. Returns @s itself when it
+ * fits, else a new string stored in *@tmp (free it; NULL before). @max >= 3.
+ * On ENOMEM: "?".
+ */
+const char *render_name_cut(const char *s, size_t max, char **tmp);
+/*
+ * A DOT node identifier for function @name, the node @index of its graph:
+ * the name as render_dot_esc() writes it, or, for a name longer than
+ * RENDER_TIP_MAX characters, its render_name_cut() and " #@index" (unique
+ * again): Graphviz cannot read a quoted string above 16384 bytes back, and
+ * a 1 MB name would make the file unreadable. Returns a new string to
+ * free(), or NULL (ENOMEM).
+ */
+char *render_dot_id(const char *name, size_t index);
 /* Returns 0, or -EIO when @out has seen a write error. */
 int render_status(FILE *out);
 

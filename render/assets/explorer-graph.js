@@ -58,8 +58,17 @@ var KG = (function () {
 		return { nodes: nodes, more: more, layerOf: layerOf };
 	}
 
+	// a long name cut in the middle, as the graph and chart pictures cut theirs
+	// (names sharing a prefix differ at the end); never inside a surrogate pair
 	function label(name) {
-		return name.length > MAX_CHARS ? name.substring(0, MAX_CHARS - 1) + "\u2026" : name;
+		if (name.length <= MAX_CHARS)
+			return name;
+		var head = MAX_CHARS >> 1, tail = name.length - (MAX_CHARS - 1 - head);
+		if (/[\udc00-\udfff]/.test(name.charAt(head)))
+			head--;
+		if (/[\udc00-\udfff]/.test(name.charAt(tail)))
+			tail++;
+		return name.substring(0, head) + "\u2026" + name.substring(tail);
 	}
 
 	// Layered layout: x by layer, order in a layer by barycentre sweeps.
