@@ -238,6 +238,21 @@ static const char *func_name(const struct kmag_graph_doc *d, uint32_t cg_node)
 	return s ? s : "?";
 }
 
+/* The calls cg node @node made (its outgoing edges), recursion left out. */
+static uint64_t calls_made(const struct kmag_graph_doc *d, uint32_t node)
+{
+	const struct kmag_cg_node *cn = &kmag_cg_nodes(d->cg)[node];
+	const struct kmag_cg_edge *edges = kmag_cg_edges(d->cg);
+	const uint32_t *out = kmag_cg_out_edges(d->cg);
+	uint64_t n = 0;
+	uint32_t k;
+
+	for (k = 0; k < cn->out_count; k++)
+		if (edges[out[cn->out_first + k]].callee != node)
+			n += edges[out[cn->out_first + k]].st.calls;
+	return n;
+}
+
 static void hex_color(char out[8], double t, bool *light_text)
 {
 	uint8_t rgb[3];
@@ -311,8 +326,12 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 		put_html_cut(gv->f, src, RENDER_LABEL_MAX);
 		fputs("</FONT></TD></TR>", gv->f);
 	}
-	fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\">%s call%s", fmt_count(a, sizeof(a), cn->st.calls),
-		cn->st.calls == 1 ? "" : "s");
+	/* a function seen only as the caller of traced ones (function tracer): not "0 calls" */
+	if (!cn->st.calls)
+		fputs("<TR><TD><FONT POINT-SIZE=\"10\"><I>not traced</I>", gv->f);
+	else
+		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\">%s call%s",
+			fmt_count(a, sizeof(a), cn->st.calls), cn->st.calls == 1 ? "" : "s");
 	if (timed)
 		fprintf(gv->f, " &#183; total %s &#183; self %s",
 			kmag_format_duration(b, sizeof(b), cn->st.total_ns),
@@ -354,7 +373,11 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 		fputs("\n", gv->f);
 		put_esc_cut(gv->f, src, RENDER_TIP_MAX);
 	}
-	fprintf(gv->f, "\n%s calls", fmt_count(a, sizeof(a), cn->st.calls));
+	if (!cn->st.calls)
+		fprintf(gv->f, "\nnot traced: only seen calling traced functions (%s calls)",
+			fmt_count(a, sizeof(a), calls_made(d, vn->node)));
+	else
+		fprintf(gv->f, "\n%s calls", fmt_count(a, sizeof(a), cn->st.calls));
 	if (timed)
 		fprintf(gv->f, ", total %s, self %s, max %s",
 			kmag_format_duration(a, sizeof(a), cn->st.total_ns),

@@ -266,16 +266,45 @@ static void set_scale(struct kmag_cgview *v)
 		v->nodes[i].heat = kmag_cgview_heat(v, v->nodes[i].weight);
 }
 
-/* The heaviest view node having all of @flags, or -1. */
-static long heaviest(const struct kmag_cgview *v, uint32_t flags)
+/*
+ * The weight of view node @i as the start of a path: its own, or for a
+ * function the trace never shows called (the function tracer's untraced
+ * callers, known only from their callees' parent fields: 0 calls, weight 0)
+ * the weight of the visible calls it made, so the hottest path starts where
+ * the most traced calls came from, not at whichever weightless caller comes
+ * first. @first indexes the view's edges by caller.
+ */
+static uint64_t start_weight(const struct kmag_cgview *v, const uint32_t *first, size_t i)
 {
+	uint64_t w = 0;
+	uint32_t k;
+
+	if (kmag_cg_nodes(v->cg)[v->nodes[i].node].st.calls)
+		return v->nodes[i].weight;
+	for (k = first[i]; k < first[i + 1]; k++)
+		if (v->edges[k].to != i && w + v->edges[k].weight >= w)
+			w += v->edges[k].weight;
+	return w;
+}
+
+/* The view node having all of @flags that is heaviest as a path's start, or -1. */
+static long heaviest(const struct kmag_cgview *v, const uint32_t *first, uint32_t flags)
+{
+	uint64_t best_w = 0;
 	long best = -1;
 	size_t i;
 
-	for (i = 0; i < v->nr_nodes; i++)
-		if ((v->nodes[i].flags & flags) == flags &&
-		    (best < 0 || v->nodes[i].weight > v->nodes[best].weight))
+	for (i = 0; i < v->nr_nodes; i++) {
+		uint64_t w;
+
+		if ((v->nodes[i].flags & flags) != flags)
+			continue;
+		w = start_weight(v, first, i);
+		if (best < 0 || w > best_w) {
 			best = (long)i;
+			best_w = w;
+		}
+	}
 	return best;
 }
 
@@ -299,9 +328,9 @@ static int mark_hot_path(struct kmag_cgview *v)
 	if (v->opts.root >= 0)
 		cur = kmag_cgview_find(v, (uint32_t)v->opts.root);
 	if (cur < 0)
-		cur = heaviest(v, KMAG_VIEW_ENTRY);
+		cur = heaviest(v, first, KMAG_VIEW_ENTRY);
 	if (cur < 0)
-		cur = heaviest(v, 0);	/* every function is in a cycle */
+		cur = heaviest(v, first, 0);	/* every function is in a cycle */
 	v->sum.hot_start = cur;
 	while (cur >= 0) {
 		long next = -1, via = -1;

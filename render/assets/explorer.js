@@ -345,6 +345,9 @@
 		sub: function (v) {
 			if (diff)
 				return fmtCount(D.fnA.calls[v]) + " \u2192 " + fmtCount(D.fn.calls[v]) + " calls";
+			// seen only as the caller of traced functions (function tracer)
+			if (!D.fn.calls[v])
+				return "not traced";
 			return fmtCount(D.fn.calls[v]) + " calls" + (D.hasTime ? " \u00b7 " + fmtNs(D.fn.total[v]) : "");
 		},
 		nodeClass: function (v) {

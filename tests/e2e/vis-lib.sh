@@ -79,7 +79,10 @@ elif what in ('heat', 'heat-total'):
         a = n.find('.//s:a', ns)
         tip = a.get('{http://www.w3.org/1999/xlink}title')
         if what == 'heat':
-            calls = int(re.search(r'\n([0-9,]+) calls', tip).group(1).replace(',', ''))
+            # a function seen only as a caller says "not traced": called 0 times
+            m = re.search(r'\n([0-9,]+) calls', tip)
+            calls = int(m.group(1).replace(',', '')) if m else 0
+            assert m or '\nnot traced: ' in tip, tip
         else:
             m = re.search(r'total ([0-9.]+) (ns|us|ms|s)\b', tip)
             calls = round(float(m.group(1)) * unit[m.group(2)]) if m else 0
