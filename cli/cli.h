@@ -62,6 +62,7 @@ struct cli_input {
 	enum kmag_reader reader;
 	bool unordered;		/* the consumer does not need time order */
 	bool build_cct;
+	bool cct_optional;	/* build_cct for traces; a profile without call paths is fine */
 	/* called once the trace is open, before its events are read; returns 0 or an exit code */
 	int (*after_open)(void *ctx, struct kmag_trace *t);
 	void *after_open_ctx;

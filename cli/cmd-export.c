@@ -14,6 +14,7 @@
 #include "kmag/render/flame.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"
+#include "kmag/srclines.h"
 
 static const struct cli_command export_cmd = {
 	.name = "export",
@@ -26,12 +27,17 @@ static const struct cli_command export_cmd = {
 		 "            speedscope, inferno); function_graph traces only\n"
 		 "  chrome    every function_graph call as a Chrome trace event, one track per\n"
 		 "            task: open it in the Perfetto UI (ui.perfetto.dev) or chrome://tracing\n"
+		 "  perfetto  every function_graph call as a slice of a native Perfetto trace (one\n"
+		 "            file of any size, with arguments, return values and call sites):\n"
+		 "            ui.perfetto.dev, trace_processor\n"
+		 "  pprof     a gzipped pprof profile: calls and self time per call stack\n"
+		 "            (go tool pprof, Pyroscope, Parca); also of a profile (merge)\n"
 		 "  csv       the functions table (or, with --table edges, every caller->callee edge)\n"
 		 "  json      functions and edges with their statistics\n"
 		 "  dot       the whole call graph as Graphviz DOT (render with dot -Tsvg)\n",
 };
 
-enum fmt { FMT_NONE, FMT_FOLDED, FMT_CHROME, FMT_CSV, FMT_JSON, FMT_DOT };
+enum fmt { FMT_NONE, FMT_FOLDED, FMT_CHROME, FMT_CSV, FMT_JSON, FMT_DOT, FMT_PERFETTO, FMT_PPROF };
 
 struct export_args {
 	enum fmt fmt;
@@ -42,6 +48,7 @@ struct export_args {
 	int table;		/* functions, edges */
 	int weight;		/* enum kmag_flame_weight: time, calls (their order) */
 	uint64_t split_bytes;
+	const char *vmlinux;	/* --vmlinux */
 	bool table_set, weight_set, split_set;	/* given on the command line */
 	struct cli_input in;
 };
@@ -96,11 +103,12 @@ static int parse_split(const struct cli_option *o, void *value, const char *arg,
 #define CLI_ARGS struct export_args
 static const struct cli_option export_options[] = {
 	CLI_SECTION("\nOptions:\n"),
-	CLI_FORMAT("FMT", format, "folded,chrome,csv,json,dot", "one of the formats above"),
+	CLI_FORMAT("FMT", format, "folded,chrome,perfetto,pprof,csv,json,dot",
+		   "one of the formats above"),
 	CLI_STRING('o', "output", "PATH", output,
 		   "output file (default: standard output); without -F,\n"
-		   "a name ending .csv, .json, .dot or .folded picks\n"
-		   "the format (.json: json)"),
+		   "a name ending .csv, .json, .dot, .folded, .pftrace\n"
+		   "or .pb.gz picks the format (.json: json)"),
 	CLI_CHOICE_GIVEN(0, "table", "functions|edges", table, "functions,edges", "table",
 			 table_set, "what csv writes (default functions)"),
 	CLI_CHOICE_GIVEN('w', "weight", "time|calls", weight, "time,calls", "weight", weight_set,
@@ -109,8 +117,12 @@ static const struct cli_option export_options[] = {
 			 "chrome: start a new file (PATH.1.json, ...) past SIZE\n"
 			 "(megabytes, or with a K/M/G suffix), so each part\n"
 			 "loads in the viewers (default 200M; 0 = one file)"),
+	CLI_BTF_OPTION(in, "perfetto: the kernel's BTF (default: the trace's own),\n"
+			   "to name the arguments"),
+	CLI_VMLINUX_OPTION(vmlinux, "perfetto, pprof: the kernel's vmlinux with DWARF: call\n"
+				    "sites' and functions' source lines"),
 	CLI_SYMMAP_OPTIONS(sm),
-	CLI_SECTION("  (csv, json and dot only)\n"),
+	CLI_SECTION("  (csv, json and dot; pprof takes --symbol-file-path)\n"),
 	CLI_INPUT_OPTIONS(in),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
@@ -120,7 +132,8 @@ static const struct cli_option export_options[] = {
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot" };
+	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot",
+					     "perfetto", "pprof" };
 	struct cli_input *in = &a->in;
 	const char *fmt;
 	int ret = cli_parse(&export_cmd, argc, argv, export_options, a);
@@ -133,17 +146,20 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	/* the output's name and the format agree (cli/formats.c) */
 	fmt = a->format;
 	a->edges = a->table == 1;
-	if ((ret = cli_output_format("export", a->output, "folded,chrome,csv,json,dot", &fmt)))
+	if ((ret = cli_output_format("export", a->output, "folded,chrome,perfetto,pprof,csv,json,dot",
+				     &fmt)))
 		return ret;
 	for (i = 1; fmt && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(fmt, names[i]))
 			a->fmt = (enum fmt)i;
 	if (a->fmt == FMT_NONE)
-		return cli_usage_error("export", "choose a format with --format (folded, chrome, csv, json or dot)");
+		return cli_usage_error("export", "choose a format with --format (folded, chrome, perfetto, pprof, csv, json or dot)");
 	/* which formats each option works with: cli/formats.c */
 	if ((a->table_set && (ret = cli_format_check("export", "--table", names[a->fmt]))) ||
 	    (a->weight_set && (ret = cli_format_check("export", "--weight", names[a->fmt]))) ||
 	    (a->split_set && (ret = cli_format_check("export", "--split-size", names[a->fmt]))) ||
+	    (a->vmlinux && (ret = cli_format_check("export", "--vmlinux", names[a->fmt]))) ||
+	    (in->btf_path && (ret = cli_format_check("export", "--btf", names[a->fmt]))) ||
 	    (a->sm.filepath && (ret = cli_format_check("export", "--filter-filepath", names[a->fmt]))) ||
 	    (a->sm.map_path && (ret = cli_format_check("export", "--symbol-file-path", names[a->fmt]))))
 		return ret;
@@ -219,6 +235,44 @@ static int export_chrome(const struct export_args *a, struct cli_input *in)
 	return ret;
 }
 
+/* kmag export -F perfetto: streamed, as the Chrome export. */
+static int export_perfetto(const struct export_args *a, struct cli_input *in,
+			   struct kmag_srclines *lines)
+{
+	struct kmag_perfetto_opts po = { .path = a->output, .stream = stdout, .lines = lines };
+	struct kmag_err err = { 0 };
+	struct kmag_perfetto *p;
+	struct cli_stream s;
+	int ret;
+
+	in->unordered = false;	/* per-task call stacks need time order */
+	if ((ret = cli_stream_open("export", in, &s)))
+		return ret;
+	po.source = s.path;
+	if (kmag_trace_info(s.trace)->tracer == KMAG_TRACER_FUNCTION) {
+		cli_stream_close(&s);
+		return cli_error("%s was recorded with the function tracer, which records no call durations; the Perfetto export needs function_graph data (trace-cmd record -p function_graph)",
+				 po.source);
+	}
+	if (!(p = kmag_perfetto_new(s.trace, &po, &err))) {
+		cli_stream_close(&s);
+		return cli_lib_error(&err, "cannot start the export");
+	}
+	ret = cli_stream_read(&s, kmag_perfetto_event_fn, p);
+	if (ret < 0)
+		ret = chrome_error(a, kmag_perfetto_error(p));
+	if (!ret && kmag_perfetto_finish(p, &err))
+		ret = chrome_error(a, &err);
+	if (!ret && !kmag_perfetto_stats(p)->calls)
+		cli_warn("%s holds no function_graph calls%s; the export has no slices", s.path,
+			 s.filters[0] ? " that pass the filters" : "");
+	if (!ret)
+		cli_warn_lost(kmag_trace_info(s.trace));
+	kmag_perfetto_free(p);
+	cli_stream_close(&s);
+	return ret;
+}
+
 /* The folded stacks of @g into *@out (free with kmag_flame_free()); 0 or the exit code, printed. */
 static int folded_prepare(const struct export_args *a, const struct cli_graph *g,
 			  struct kmag_flame **out)
@@ -249,7 +303,7 @@ static int folded_prepare(const struct export_args *a, const struct cli_graph *g
 	return 0;
 }
 
-static int export_graph(struct export_args *a, struct cli_input *in)
+static int export_graph(struct export_args *a, struct cli_input *in, struct kmag_srclines *lines)
 {
 	struct cli_symmap *sm = &a->sm;
 	const char *(*srcline)(void *, kmag_func_t) = NULL;
@@ -260,7 +314,8 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 	FILE *out;
 	int ret;
 
-	in->build_cct = a->fmt == FMT_FOLDED;
+	in->build_cct = a->fmt == FMT_FOLDED || a->fmt == FMT_PPROF;
+	in->cct_optional = a->fmt == FMT_PPROF;	/* of a profile: its edges */
 	if (a->fmt != FMT_FOLDED) {
 		in->after_open = cli_symmap_after_open;
 		in->after_open_ctx = sm;
@@ -282,6 +337,13 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 	out = o.f;
 	if (a->fmt == FMT_FOLDED) {
 		ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
+	} else if (a->fmt == FMT_PPROF) {
+		struct kmag_pprof_opts po = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
+					      .info = kmag_trace_info(g.trace), .source = g.path,
+					      .loc = sm->loc, .lines = lines };
+
+		ret = kmag_pprof_write(out, &po);
+		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
 	} else if (a->fmt == FMT_CSV && a->edges) {
 		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
 					 .input = g.path, .visible = visible,
@@ -321,6 +383,8 @@ static int export_graph(struct export_args *a, struct cli_input *in)
 int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct export_args a = { .split_bytes = KMAG_CHROME_SPLIT_DEFAULT };
+	struct kmag_srclines *lines = NULL;
+	struct kmag_err err = { 0 };
 	int ret;
 
 	(void)cli;
@@ -330,7 +394,13 @@ int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (a.fmt == FMT_CHROME)
 		return export_chrome(&a, &a.in);
-	ret = export_graph(&a, &a.in);
+	if (a.vmlinux && !(lines = kmag_srclines_open(a.vmlinux, &err)))
+		return cli_lib_error(&err, "cannot read the vmlinux");
+	if (a.fmt == FMT_PERFETTO)
+		ret = export_perfetto(&a, &a.in, lines);
+	else
+		ret = export_graph(&a, &a.in, lines);
 	cli_symmap_release(&a.sm);
+	kmag_srclines_free(lines);
 	return ret;
 }

@@ -23,8 +23,10 @@ static const struct format_rule {
 	{ "export", "--table", "csv" },
 	{ "export", "--weight", "folded" },
 	{ "export", "--split-size", "chrome" },
+	{ "export", "--vmlinux", "perfetto,pprof" },
+	{ "export", "--btf", "perfetto" },
 	{ "export", "--filter-filepath", "csv,json,dot" },
-	{ "export", "--symbol-file-path", "csv,json,dot" },
+	{ "export", "--symbol-file-path", "csv,json,dot,pprof" },
 	{ "diff", "--limit", "text" },
 	{ "diff", "--all", "dot,html" },
 };
@@ -91,6 +93,10 @@ static const struct ext_rule {
 	{ ".dot", "dot" },
 	{ ".gv", "dot" },
 	{ ".folded", "folded" },
+	{ ".pftrace", "perfetto" },
+	{ ".perfetto-trace", "perfetto" },
+	{ ".pb.gz", "pprof" },
+	{ ".pprof", "pprof" },
 };
 
 static const char *ext_formats(const char *path)

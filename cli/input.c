@@ -115,7 +115,7 @@ static int profile_refuses(const char *cmd, const struct cli_input *in, const ch
 	if (opt)
 		return cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's events",
 				 path, opt);
-	if (in->build_cct)
+	if (in->build_cct && !in->cct_optional)
 		return cli_error("%s is a profile (sums of calls per function and call edge): %s needs a trace's call paths here",
 				 path, cmd);
 	return 0;

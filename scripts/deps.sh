@@ -8,7 +8,8 @@ set -euo pipefail
 
 build_pkgs=(gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev libjansson-dev
-	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc libncurses-dev libbpf-dev)
+	libgraphviz-dev libcairo2-dev libdw-dev libelf-dev scdoc libncurses-dev libbpf-dev
+	zlib1g-dev)
 test_pkgs=(trace-cmd python3 xz-utils zstd file
 	qemu-system-x86 busybox-static cpio
 	clang libclang-rt-dev valgrind elfutils binutils zsh)
@@ -19,6 +20,9 @@ test_pkgs+=(bpftool)
 test_pkgs+=(graphviz chromium)
 # kmag tui's tests drive it in a tmux pane
 test_pkgs+=(tmux)
+# the protobuf exports are read with the formats' own schemas (protoc,
+# python3-protobuf) and Go's pprof (export -F perfetto/pprof tests)
+test_pkgs+=(protobuf-compiler python3-protobuf golang-go)
 command -v node >/dev/null || test_pkgs+=(nodejs)
 command -v npm >/dev/null || test_pkgs+=(npm)
 

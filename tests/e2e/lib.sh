@@ -119,6 +119,19 @@ t_need_feature() {
 }
 
 # t_skip DESC REASON : one check skipped (TAP "ok N - DESC # SKIP REASON")
+# t_pb2 : the formats' own schemas (tests/formats: Perfetto's and pprof's .proto)
+# as Python modules in $T/pb2 (protoc --python_out), for helpers run by $PYPB,
+# Debian's python3 with python3-protobuf; skips the whole test without them.
+PYPB=/usr/bin/python3
+t_pb2() {
+	if ! command -v protoc >/dev/null || ! "$PYPB" -c 'import google.protobuf' 2>/dev/null; then
+		echo "1..0 # SKIP needs protoc and python3-protobuf (apt install protobuf-compiler python3-protobuf)"
+		exit 0
+	fi
+	mkdir -p "$T/pb2" && protoc --python_out="$T/pb2" -I"$SRCDIR/tests/formats" \
+		"$SRCDIR/tests/formats/perfetto_trace.proto" "$SRCDIR/tests/formats/profile.proto"
+}
+
 t_skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
 
 # t_needs_of KMAG-ARGS... : prints the optional libraries that kmag command line
