@@ -23,6 +23,8 @@ test_pkgs+=(tmux)
 # the protobuf exports are read with the formats' own schemas (protoc,
 # python3-protobuf) and Go's pprof (export -F perfetto/pprof tests)
 test_pkgs+=(protobuf-compiler python3-protobuf golang-go)
+# the Debian package is built and checked (tests/package/t-deb.sh)
+test_pkgs+=(dpkg-dev debhelper lintian fakeroot git)
 command -v node >/dev/null || test_pkgs+=(nodejs)
 command -v npm >/dev/null || test_pkgs+=(npm)
 

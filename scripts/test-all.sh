@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # test-all.sh - install what is needed, build, and run kmag's full test suite:
-#   1. unit, e2e, VM (real kernel in qemu) and browser tests on a normal build
+#   1. unit, e2e, VM (real kernel in qemu), browser and Debian package tests on
+#      a normal build
 #   2. unit and e2e tests on a minimal build (no Graphviz, cairo, libtracecmd,
 #      libdw): what needs one of them must skip or fail with a clear message
 #   3. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -46,6 +47,8 @@ ninja -C build-ci || fail_setup "build failed"
 
 suites=(--suite unit --suite e2e)
 [ -d tests/browser ] && suites+=(--suite browser)
+# the Debian package: built once from a clean clone, with lintian (about 2 minutes)
+[ -d tests/package ] && suites+=(--suite package)
 [ "$NOVM" = 0 ] && suites+=(--suite vm)
 run_suite build-ci main "${suites[@]}"
 

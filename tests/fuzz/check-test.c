@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * check-test: the render targets' output checks (fuzz-check.h) accept
+ * check-test: the render targets' output checks (fuzz-check.h,
+ * fuzz-check-pb.h) accept
  * well-formed output and name what is wrong in malformed output; a check
  * that accepted everything would make the targets' abort() dead code.
  */
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "fuzz-check.h"
+#include "fuzz-check-pb.h"
 
 static int n, failed;
 
@@ -78,6 +80,19 @@ int main(void)
 	BAD(fz_check_html, "<html><script>var a;</html>");
 	GOOD(fz_check_html, "<script type=\"application/json\" id=\"kmag-data\">{\"a\":[1,-1]}</script>");
 	BAD(fz_check_html, "<script type=\"application/json\" id=\"kmag-data\">{\"a\":[1,]}</script>");
+	/* Perfetto: TracePacket {timestamp (8), track_event (11) {type (9), track_uuid (11) = 5}} */
+#define PF_SLICE(ts, type) "\x0a\x08\x40" ts "\x5a\x04\x48" type "\x58\x05"
+	GOOD(fz_check_perfetto, PF_SLICE("\x0a", "\x01") PF_SLICE("\x14", "\x02"));
+	GOOD(fz_check_perfetto, PF_SLICE("\x0a", "\x01") PF_SLICE("\x0a", "\x01")
+		PF_SLICE("\x0b", "\x02") PF_SLICE("\x0c", "\x02"));
+	BAD(fz_check_perfetto, PF_SLICE("\x0a", "\x02"));
+	BAD(fz_check_perfetto, PF_SLICE("\x0a", "\x01"));
+	BAD(fz_check_perfetto, PF_SLICE("\x14", "\x01") PF_SLICE("\x0a", "\x02"));
+	BAD(fz_check_perfetto, PF_SLICE("\x0a", "\x07") PF_SLICE("\x14", "\x02"));
+	BAD(fz_check_perfetto, "\x12\x00");			/* field 2: no TracePacket */
+	BAD(fz_check_perfetto, "\x0a\x09\x40\x0a");		/* a packet past the end */
+	BAD(fz_check_perfetto, "\x0a\x02\x5a\x05");		/* a track event past its packet */
+	BAD(fz_check_perfetto, "\x0a\x01\x43");		/* wire type 3 */
 	printf("1..%d\n", n);
 	return failed;
 }

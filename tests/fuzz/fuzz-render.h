@@ -7,8 +7,9 @@
  * the cairo chart, the HTML explorer, the diff of the graph with itself and
  * with an empty graph (text, JSON, DOT, page), flame SVG and folded, the
  * slowest calls as text and JSON, kmag replay's call trees (text, JSON Lines,
- * --errors), kmag errors (text, JSON) and the explorer with its Errors panel
- * and its functions' Called from lists.
+ * --errors), kmag errors (text, JSON), the explorer with its Errors panel
+ * and its functions' Called from lists, the Perfetto trace (from the same
+ * events) and the pprof profile.
  * Outputs go to memory (checked with fuzz-check.h, abort() on malformed
  * output) or to /dev/null (Graphviz and cairo write to paths).
  *
@@ -26,6 +27,7 @@
 
 #include "config.h"
 #include "fuzz-check.h"
+#include "fuzz-check-pb.h"
 #include "fuzz-common.h"
 #include "kmag/callsample.h"
 #include "kmag/cgdiff.h"
@@ -46,6 +48,7 @@
 #include "kmag/render/report.h"
 #include "kmag/replay.h"
 #include "kmag/report.h"
+#include <zlib.h>
 
 typedef int (*fz_write_fn)(FILE *out, const void *ctx);
 typedef const char *(*fz_check_fn)(const char *s, size_t n);
@@ -115,6 +118,66 @@ static inline int fz_slowest_json(FILE *o, const void *c)
 	return kmag_slowest_json(o, x->s, x->st, x->t, NULL);
 }
 
+static inline int fz_pprof(FILE *o, const void *c) { return kmag_pprof_write(o, c); }
+
+/* A pprof export: gzip that inflates to a well-formed Profile whose string_table[0] is "". */
+static inline const char *fz_check_pprof(const char *s, size_t n)
+{
+	static const uint32_t msgs[] = { 4, 0 };	/* Location.line */
+	static unsigned char out[1 << 24];
+	z_stream z = { 0 };
+	struct fz_pb b, sub, packed;
+	uint32_t field, f2;
+	unsigned wire, w2;
+	bool seen_string = false;
+	uint64_t val;
+	const char *why;
+	int zr;
+
+	if (inflateInit2(&z, 15 + 16) != Z_OK)
+		return NULL;
+	z.next_in = (Bytef *)(uintptr_t)s;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	zr = inflate(&z, Z_FINISH);
+	b.p = out;
+	b.end = out + z.total_out;
+	inflateEnd(&z);
+	if (zr == Z_BUF_ERROR && !z.avail_out)
+		return NULL;	/* past 16 MiB: not checked */
+	if (zr != Z_STREAM_END)
+		return "the pprof output is not one whole gzip stream";
+	while (fz_pb_field(&b, &field, &wire, &val, &sub, &why)) {
+		if (field == 6 && !seen_string) {
+			if (wire != 2 || sub.p != sub.end)
+				return "string_table[0] is not \"\"";
+			seen_string = true;
+		}
+		if (wire != 2 || field < 2 || field > 5)
+			continue;
+		if (field != 2) {
+			/* mapping, location (with its lines), function */
+			if ((why = fz_check_pb(sub, msgs, 0)))
+				return why;
+			continue;
+		}
+		/* a Sample: packed location_id (1) and value (2), labels (3) */
+		while (fz_pb_field(&sub, &f2, &w2, &val, &packed, &why)) {
+			if ((f2 == 1 || f2 == 2) && w2 == 2) {
+				while (packed.p < packed.end)
+					if (!fz_pb_varint(&packed, &val))
+						return "a sample's packed varints are malformed";
+			} else if (f2 == 3 && w2 == 2 && (why = fz_check_pb(packed, NULL, 0))) {
+				return why;
+			}
+		}
+		if (why)
+			return why;
+	}
+	return why ? why : !seen_string ? "the profile has no string table" : NULL;
+}
+
 /* The graph's report in every format and its exports. */
 static inline void fz_reports(const struct kmag_cg *cg, struct kmag_trace *t)
 {
@@ -134,6 +197,12 @@ static inline void fz_reports(const struct kmag_cg *cg, struct kmag_trace *t)
 	}
 	fz_render("edges csv", fz_edges_csv, &x, fz_check_csv);
 	fz_render("export dot", fz_export_dot, &x, fz_check_dot);
+	{
+		struct kmag_pprof_opts po = { .cg = cg, .st = kmag_trace_symtab(t),
+					      .info = kmag_trace_info(t), .source = "in\"put" };
+
+		fz_render("pprof", fz_pprof, &po, fz_check_pprof);
+	}
 }
 
 /* The view's Graphviz DOT and the cairo chart of its top functions, both to /dev/null. */
@@ -240,6 +309,8 @@ struct fz_tee {
 	struct kmag_cg *cg;
 	struct kmag_chrome *chrome;
 	int chrome_failed;
+	struct kmag_perfetto *perfetto;
+	int perfetto_failed;
 	struct fz_tree tree[FZ_NR_TREES];
 };
 
@@ -250,6 +321,8 @@ static inline int fz_tee_fn(const struct kmag_event *ev, void *ctx)
 
 	if (x->chrome && !x->chrome_failed && kmag_chrome_event_fn(ev, x->chrome))
 		x->chrome_failed = 1;
+	if (x->perfetto && !x->perfetto_failed && kmag_perfetto_event_fn(ev, x->perfetto))
+		x->perfetto_failed = 1;
 	for (i = 0; i < FZ_NR_TREES; i++)
 		if (x->tree[i].ct && !x->tree[i].stopped &&
 		    kmag_calltree_event_fn(ev, x->tree[i].ct))
@@ -344,9 +417,9 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 	struct kmag_errors *errs = NULL;
 	struct kmag_callsites *sites = NULL;
 	struct fz_tee tee = { 0 };
-	char *cbuf = NULL;
-	size_t clen = 0;
-	FILE *cf = NULL;
+	char *cbuf = NULL, *pbuf = NULL;
+	size_t clen = 0, plen = 0;
+	FILE *cf = NULL, *pf = NULL;
 
 	if (!t)
 		return;
@@ -366,6 +439,11 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 
 		tee.chrome = kmag_chrome_new(t, &co, &err);
 	}
+	if (kmag_trace_info(t)->tracer != KMAG_TRACER_FUNCTION && (pf = open_memstream(&pbuf, &plen))) {
+		struct kmag_perfetto_opts po = { .stream = pf, .source = "src" };
+
+		tee.perfetto = kmag_perfetto_new(t, &po, &err);
+	}
 	if (kmag_trace_read(t, fz_tee_fn, &tee, &err) < 0 && !tee.cg)
 		goto out;
 	if (kmag_cg_finish(tee.cg))
@@ -378,6 +456,15 @@ static inline void fuzz_render_trace(const char *path, enum kmag_reader reader,
 		if (why) {
 			fprintf(stderr, "fuzz-render: chrome: %s\n", why);
 			fwrite(cbuf, 1, clen < 4096 ? clen : 4096, stderr);
+			abort();
+		}
+	}
+	if (tee.perfetto && !tee.perfetto_failed && !kmag_perfetto_finish(tee.perfetto, &err)) {
+		const char *why;
+
+		fflush(pf);
+		if ((why = fz_check_perfetto(pbuf, plen))) {
+			fprintf(stderr, "fuzz-render: perfetto: %s\n", why);
 			abort();
 		}
 	}
@@ -414,9 +501,13 @@ out:
 	kmag_errors_free(errs);
 	kmag_callsites_free(sites);
 	kmag_chrome_free(tee.chrome);
+	kmag_perfetto_free(tee.perfetto);
 	if (cf)
 		fclose(cf);
+	if (pf)
+		fclose(pf);
 	free(cbuf);
+	free(pbuf);
 	kmag_slowest_free(slow);
 	kmag_callsample_free(calls);
 	kmag_cg_free(tee.cg);
