@@ -17,7 +17,9 @@
  *   - a TrackDescriptor for every task before its first event: a process
  *     (pid, name) with one thread (pid = tid, as the Chrome export: a trace
  *     has no thread-group ids), the idle task's per-CPU stacks as threads
- *     "swapper/N" of process 0 with thread ids past PID_MAX_LIMIT;
+ *     "swapper/N" of process 0 with thread ids past PID_MAX_LIMIT, and so
+ *     the per-CPU stacks of inputs without task ids ("unknown task on CPUn"),
+ *     so that a track is exactly one of the replay's stacks;
  *   - each call a TYPE_SLICE_BEGIN at its start and a TYPE_SLICE_END at its
  *     end on its thread's track, function names interned (event_names);
  *     debug annotations (names interned) carry the CPU, the interrupt
@@ -359,8 +361,9 @@ static int write_header(struct kmag_perfetto *p)
 static void track_ids(int32_t pid, int32_t cpu, int32_t *proc, int32_t *tid)
 {
 	if (pid < 0) {
+		/* one stack per CPU in the replay (kmag_task_key()): one track per CPU */
 		*proc = 0;
-		*tid = UNKNOWN_TID;
+		*tid = UNKNOWN_TID + (cpu >= 0 && cpu < PID_MAX_LIMIT ? cpu : 0);
 	} else if (pid == 0) {
 		*proc = 0;
 		*tid = PID_MAX_LIMIT + (cpu >= 0 && cpu < PID_MAX_LIMIT ? cpu : 0);
@@ -391,8 +394,8 @@ static int describe_track(struct kmag_perfetto *p, int32_t proc, int32_t tid)
 		if ((ret = packet_write(p, false)))
 			return ret;
 	}
-	if (tid == UNKNOWN_TID)
-		snprintf(name, sizeof(name), "unknown task");
+	if (tid >= UNKNOWN_TID)
+		snprintf(name, sizeof(name), "unknown task on CPU%d", tid - UNKNOWN_TID);
 	else if (tid >= PID_MAX_LIMIT)
 		snprintf(name, sizeof(name), "swapper/%d", tid - PID_MAX_LIMIT);
 	else

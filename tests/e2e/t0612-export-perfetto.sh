@@ -74,6 +74,24 @@ t_grep "protoc decodes it too; idle tasks get one thread per CPU" 'thread_name: 
 t_grep "tasks are named" 'process_name: "' "$T/s.txt"
 t_grep "the kernel release is recorded" 'release: "6.1.0-56-cloud-amd64"' "$T/s.txt"
 
+# a trace without task ids: the replay keeps one stack per CPU, so does the export
+cat >"$T/nopid.txt" <<'TXT'
+# tracer: function_graph
+#
+# TIME        CPU  DURATION                  FUNCTION CALLS
+# |          |     |   |                     |   |   |   |
+  100.000000 |   0)               |  vfs_read() {
+  100.000001 |   1)               |  vfs_write() {
+  100.000002 |   0)   1.000 us    |    rw_verify_area();
+  100.000003 |   1)   1.000 us    |    rw_verify_area();
+  100.000004 |   0)   5.000 us    |  }
+  100.000006 |   1)   6.000 us    |  }
+TXT
+"$KMAG" report --format json --limit 0 "$T/nopid.txt" >"$T/nopid.json"
+t_ok "no task ids, two CPUs" "$KMAG" export -F perfetto -o "$T/nopid.pftrace" "$T/nopid.txt"
+t_ok "... one track per CPU, the slices nest" check "$T/nopid.pftrace" "$T/nopid.json"
+t_grep "... four calls on two tracks" '^slices=4 tracks=2 ' "$T/ok.out"
+
 # the same to standard output; refusals leave no file
 t_ok "to standard output" sh -c "'$KMAG' export -F perfetto '$tr' >'$T/o.pftrace'"
 t_ok "... the same bytes" cmp "$T/s.pftrace" "$T/o.pftrace"
