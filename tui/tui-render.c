@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmag/render/callfmt.h"
@@ -80,6 +81,122 @@ static uint8_t heat_of(uint64_t v, uint64_t max)
 	return r >= 0.5 ? 3 : r >= 0.1 ? 2 : r >= 0.02 ? 1 : 0;
 }
 
+/*
+ * A row is cells of fixed widths and, last, a cell that takes the rest of the
+ * line (the function name, or the call with its arguments). On a narrow
+ * terminal the fixed cells go, least important first, so that the last keeps
+ * NAME_MIN columns; what still does not fit is cut with "...". Which cells
+ * stay depends on the widths only, so a heading and its rows line up.
+ */
+#define NAME_MIN 16
+#define SEP 2		/* columns between cells */
+
+struct cell {
+	const char *text;
+	int width;		/* right-aligned; negative: left-aligned; 0: the last cell */
+	uint8_t prio;		/* 0 is kept first */
+};
+
+/* The fixed cells of @c[0..n-2] that fit in @cols, as a bit set; *@rest the last cell's width. */
+static unsigned layout(const struct cell *c, size_t n, int cols, int *rest)
+{
+	unsigned keep = 0;
+	int used = 0;
+
+	/* by priority, up to the first that does not fit */
+	for (uint8_t p = 0; p < 8; p++)
+		for (size_t i = 0; i + 1 < n; i++) {
+			int w = abs(c[i].width) + SEP;
+
+			if (c[i].prio != p)
+				continue;
+			if (used + w + NAME_MIN > cols)
+				goto out;
+			keep |= 1u << i;
+			used += w;
+		}
+out:
+	*rest = cols - used;
+	return keep;
+}
+
+/* Appends @s to @buf (at *@len), cut to @w bytes, the cut marked with "...". */
+static void cat_cut(char *buf, size_t *len, const char *s, size_t w)
+{
+	size_t n = strlen(s);
+
+	if (n > w) {
+		n = w > 3 ? w - 3 : w;
+		memcpy(buf + *len, s, n);
+		*len += n;
+		if (w > 3) {
+			memcpy(buf + *len, "...", 3);
+			*len += 3;
+		}
+	} else {
+		memcpy(buf + *len, s, n);
+		*len += n;
+	}
+}
+
+/* Lays out @n cells in line @l of @cols columns; cell @heat (-1: none) gets the heat span. */
+static void put_cells(struct tui_line *l, int cols, const struct cell *c, size_t n, int heat)
+{
+	char buf[ROW_MAX + 64];
+	int rest;
+	unsigned keep = layout(c, n, cols, &rest);
+	size_t len = 0;
+
+	l->heat_len = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		size_t w = (size_t)abs(c[i].width), tl = strlen(c[i].text), start = len;
+
+		if (!(keep & 1u << i))
+			continue;
+		if (tl > w)
+			tl = w;
+		if (c[i].width > 0) {
+			memset(buf + len, ' ', w - tl);
+			len += w - tl;
+		}
+		memcpy(buf + len, c[i].text, tl);
+		len += tl;
+		if (c[i].width < 0) {
+			memset(buf + len, ' ', w - tl);
+			len += w - tl;
+		}
+		if ((int)i == heat) {
+			l->heat_col = (uint16_t)start;
+			l->heat_len = (uint16_t)w;
+		}
+		memset(buf + len, ' ', SEP);
+		len += SEP;
+	}
+	if (n)
+		cat_cut(buf, &len, c[n - 1].text, rest > 0 ? (size_t)rest : 0);
+	buf[len] = 0;
+	put(l, cols, "%s", buf);
+}
+
+/* The width @cols leaves the last of the @n cells. */
+static int last_width(const struct cell *c, size_t n, int cols)
+{
+	int rest;
+
+	layout(c, n, cols, &rest);
+	return rest;
+}
+
+/* A time in seconds as report prints it, "?" when the trace has none. */
+static const char *secs(uint64_t ns, char *b, size_t size)
+{
+	if (ns == KMAG_TS_NONE)
+		snprintf(b, size, "?");
+	else
+		snprintf(b, size, "%.6f", (double)ns / 1e9);
+	return b;
+}
+
 static bool is_error(const struct kmag_sample_node *n)
 {
 	return n->has_retval && kmag_call_errno(n->retval);
@@ -116,30 +233,60 @@ static const char *sort_label(enum kmag_sort_key k)
 
 /* ---- one row of each screen ---- */
 
+/*
+ * Each screen's cells, for its heading and its rows alike: @v the texts in
+ * order; the index of the heat cell returned through @heat.
+ */
+static size_t funcs_cells(const struct tui *t, struct cell *c, const char *const *v, int *heat)
+{
+	if (!t->has_time) {
+		c[0] = (struct cell){ v[0], 10, 0 };
+		c[1] = (struct cell){ v[4], 0, 0 };
+		*heat = 0;
+		return 2;
+	}
+	/* the sort column stays longest, then calls, total, self, avg */
+	c[0] = (struct cell){ v[0], 10, t->sort == KMAG_SORT_CALLS ? 0 : 1 };
+	c[1] = (struct cell){ v[1], 12, t->sort == KMAG_SORT_TOTAL ? 0 : 2 };
+	c[2] = (struct cell){ v[2], 12, t->sort == KMAG_SORT_SELF ? 0 : 3 };
+	c[3] = (struct cell){ v[3], 12, 4 };
+	c[4] = (struct cell){ v[4], 0, 0 };
+	*heat = t->sort == KMAG_SORT_CALLS ? 0 : t->sort == KMAG_SORT_TOTAL ? 1 : 2;
+	return 5;
+}
+
 static void funcs_row(struct tui *t, size_t i, struct tui_line *l, int cols, uint64_t max)
 {
 	const struct kmag_cg_node *n = &kmag_cg_nodes(t->d.cg)[t->order[i]];
 	const struct kmag_cg_stats *s = &n->st;
-	char a[24], b[24], c[24];
+	char calls[24], a[24], b[24], c[24];
 	uint64_t avg = s->timed ? s->total_ns / s->timed : KMAG_DURATION_NONE;
+	const char *v[] = { calls, dur(s->total_ns, a, sizeof(a)), dur(s->self_ns, b, sizeof(b)),
+			    dur(avg, c, sizeof(c)), tui_node_name(t, t->order[i]) };
+	struct cell cells[5];
+	int heat;
+	size_t nc;
 
-	if (t->has_time)
-		put(l, cols, "%10" PRIu64 "  %12s  %12s  %12s  %s", s->calls,
-		    dur(s->total_ns, a, sizeof(a)), dur(s->self_ns, b, sizeof(b)),
-		    dur(avg, c, sizeof(c)), tui_node_name(t, t->order[i]));
-	else
-		put(l, cols, "%10" PRIu64 "  %s", s->calls, tui_node_name(t, t->order[i]));
+	snprintf(calls, sizeof(calls), "%" PRIu64, s->calls);
+	nc = funcs_cells(t, cells, v, &heat);
+	put_cells(l, cols, cells, nc, t->has_time ? heat : -1);
 	l->heat = heat_of(kmag_stats_value(s, t->sort), max);
-	/* the sort column */
-	l->heat_col = t->sort == KMAG_SORT_CALLS ? 0 : t->sort == KMAG_SORT_TOTAL ? 12 : 26;
-	l->heat_len = t->sort == KMAG_SORT_CALLS ? 10 : 12;
+}
+
+static size_t func_cells(struct cell *c, const char *const *v)
+{
+	c[0] = (struct cell){ v[0], 10, 0 };
+	c[1] = (struct cell){ v[1], 12, 1 };
+	c[2] = (struct cell){ v[2], 0, 0 };
+	return 3;
 }
 
 static void func_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols)
 {
 	const struct tui_frow *r = &v->frows[i];
 	const struct kmag_cg_node *n = &kmag_cg_nodes(t->d.cg)[v->node];
-	char a[24];
+	char calls[24], a[24], name[ROW_MAX];
+	struct cell cells[3];
 
 	if (r->edge < 0) {
 		l->attr = TUI_A_SECTION;
@@ -153,13 +300,24 @@ static void func_row(struct tui *t, struct tui_view *v, size_t i, struct tui_lin
 	}
 	const struct kmag_cg_edge *e = &kmag_cg_edges(t->d.cg)[r->edge];
 
-	put(l, cols, "%10" PRIu64 "  %12s  %s%s %s", e->st.calls,
-	    t->has_time ? dur(e->st.total_ns, a, sizeof(a)) : "-",
-	    r->callee ? "-> " : "<- ", tui_node_name(t, r->node),
-	    e->flags & KMAG_EDGE_IRQ ? "  [interrupt]" : "");
+	snprintf(calls, sizeof(calls), "%" PRIu64, e->st.calls);
+	snprintf(name, sizeof(name), "%s%s%s", r->callee ? "-> " : "<- ",
+		 tui_node_name(t, r->node), e->flags & KMAG_EDGE_IRQ ? "  [interrupt]" : "");
+	put_cells(l, cols, cells, func_cells(cells, (const char *const[]){ calls,
+		  t->has_time ? dur(e->st.total_ns, a, sizeof(a)) : "-", name }), 1);
 	l->heat = heat_of(e->st.total_ns, n->st.total_ns);
-	l->heat_col = 12;
-	l->heat_len = 12;
+}
+
+static size_t calls_cells(struct cell *c, const char *const *v)
+{
+	c[0] = (struct cell){ v[0], 14, 1 };	/* start */
+	c[1] = (struct cell){ v[1], 12, 0 };	/* duration */
+	c[2] = (struct cell){ v[2], 8, 3 };	/* return value */
+	c[3] = (struct cell){ v[3], 3, 4 };	/* CPU */
+	c[4] = (struct cell){ v[4], -20, 2 };	/* task */
+	c[5] = (struct cell){ v[5], 7, 5 };	/* calls in its tree */
+	c[6] = (struct cell){ v[6], 0, 0 };	/* why it was kept, notes */
+	return 7;
 }
 
 static void calls_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols,
@@ -168,22 +326,32 @@ static void calls_row(struct tui *t, struct tui_view *v, size_t i, struct tui_li
 	const struct kmag_sample_call *c = v->calls[i];
 	const struct kmag_sample_node *n = &c->tree[0];
 	const char *comm = t->d.trace ? kmag_trace_comm(t->d.trace, c->pid) : NULL;
-	char a[24], r[24], rtail[32] = "", task[40], why[32];
+	char st[32], a[24], r[24], cpu[16], tree[24], rtail[32] = "", task[40], why[32], last[128];
+	struct cell cells[7];
 
 	if (strlen(retstr(n, r, sizeof(r))) > 8) {	/* an address: at the end */
 		snprintf(rtail, sizeof(rtail), "  = %s", r);
 		r[0] = 0;
 	}
 	snprintf(task, sizeof(task), "%s-%d", comm ? comm : "<...>", (int)c->pid);
-	put(l, cols, "%14.6f  %12s  %8s  %3d  %-20s %7" PRIu64 "  %s%s%s",
-	    n->start_ns == KMAG_TS_NONE ? 0.0 : (double)n->start_ns / 1e9,
-	    dur(n->duration, a, sizeof(a)), r, (int)n->cpu, task,
-	    c->inside + 1, why_str(c->why, why, sizeof(why)),
-	    n->flags & KMAG_CALL_INCOMPLETE ? " (incomplete)" : "", rtail);
+	snprintf(cpu, sizeof(cpu), "%d", (int)n->cpu);
+	snprintf(tree, sizeof(tree), "%" PRIu64, c->inside + 1);
+	snprintf(last, sizeof(last), "%s%s%s", why_str(c->why, why, sizeof(why)),
+		 n->flags & KMAG_CALL_INCOMPLETE ? " (incomplete)" : "", rtail);
+	put_cells(l, cols, cells, calls_cells(cells, (const char *const[]){
+		  secs(n->start_ns, st, sizeof(st)), dur(n->duration, a, sizeof(a)), r, cpu, task,
+		  tree, last }), 1);
 	l->heat = heat_of(n->duration, max);
-	l->heat_col = 16;
-	l->heat_len = 12;
 	l->error = is_error(n);
+}
+
+static size_t tree_cells(struct cell *c, const char *const *v)
+{
+	c[0] = (struct cell){ v[0], 12, 1 };	/* start, from the tree's */
+	c[1] = (struct cell){ v[1], 12, 0 };	/* duration */
+	c[2] = (struct cell){ v[2], 8, 2 };	/* return value */
+	c[3] = (struct cell){ v[3], 0, 0 };	/* the call */
+	return 4;
 }
 
 static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_line *l, int cols)
@@ -191,10 +359,12 @@ static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_lin
 	uint32_t k = v->vis[i];
 	const struct kmag_sample_node *n = &v->call->tree[k], *root = &v->call->tree[0];
 	bool leaf = v->tend[k] == k + 1;
-	char a[24], s[24], r[24], rtail[32] = "", more[64] = "", args[256] = "";
-	int ind = (int)(v->tdepth[k] < 40 ? v->tdepth[k] : 40) * 2;
+	char a[24], s[24], r[24], rtail[32] = "", more[64] = "", args[256] = "", call[ROW_MAX];
+	struct cell cells[4];
+	int ind = (int)(v->tdepth[k] < 40 ? v->tdepth[k] : 40) * 2, room;
 	uint64_t off = n->start_ns >= root->start_ns && n->start_ns != KMAG_TS_NONE ?
 		       n->start_ns - root->start_ns : KMAG_DURATION_NONE;
+	const char *vals[] = { dur(off, s, sizeof(s)), dur(n->duration, a, sizeof(a)), r, call };
 
 	if (n->nargs) {	/* as replay and the kernel's text show them (callfmt.h) */
 		struct kmag_call c = { .nargs = n->nargs };
@@ -211,15 +381,17 @@ static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_lin
 		snprintf(more, sizeof(more), " ... } (%" PRIu32 " calls)", v->tend[k] - k - 1);
 	else if (n->more)
 		snprintf(more, sizeof(more), " (%" PRIu64 " calls below not kept)", n->more);
-	put(l, cols, "%12s  %12s  %8s  %*s%s %s(%s)%s%s%s%s%s", dur(off, s, sizeof(s)),
-	    dur(n->duration, a, sizeof(a)), r,
-	    ind, "", leaf ? " " : v->folded[k] ? "+" : "-", tui_func_name(t, n->func), args,
-	    leaf && !n->more ? ";" : " {", rtail, more,
-	    n->flags & KMAG_CALL_NO_EXIT ? "  [no exit]" : n->flags & KMAG_CALL_NO_ENTRY ?
-	    "  [no entry]" : "", n->flags & KMAG_CALL_LOST ? "  [events lost]" : "");
+	/* on a narrow screen the indentation gives way before the name does */
+	room = last_width(cells, tree_cells(cells, vals), cols) - NAME_MIN;
+	if (ind > room)
+		ind = room > 0 ? room : 0;
+	snprintf(call, sizeof(call), "%*s%s %s(%s)%s%s%s%s%s", ind, "",
+		 leaf ? " " : v->folded[k] ? "+" : "-", tui_func_name(t, n->func), args,
+		 leaf && !n->more ? ";" : " {", rtail, more,
+		 n->flags & KMAG_CALL_NO_EXIT ? "  [no exit]" : n->flags & KMAG_CALL_NO_ENTRY ?
+		 "  [no entry]" : "", n->flags & KMAG_CALL_LOST ? "  [events lost]" : "");
+	put_cells(l, cols, cells, tree_cells(cells, vals), 1);
 	l->heat = heat_of(n->duration, root->duration);
-	l->heat_col = 14;
-	l->heat_len = 12;
 	l->error = is_error(n);
 }
 
@@ -238,24 +410,25 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 				       &kmag_cg_nodes(t->d.cg)[v->node] : NULL;
 	const struct kmag_sample_func *sf = v->sfunc;
 	uint64_t dropped = v->kind == TUI_TREE ? tree_dropped(v) : 0;
-	char a[24], b[24], site[160];
+	char a[24], b[24], site[160], st[32];
+	struct cell cells[8];
+	int heat;
 
 	switch (v->kind) {
 	case TUI_FUNCS:
 		put(title, cols, "kmag tui: %s - %zu functions, sorted by %s", t->d.title,
 		    t->nnodes, sort_label(t->sort));
-		if (t->has_time)
-			put(hd, cols, "%10s  %12s  %12s  %12s  %s", "Calls", "Total", "Self", "Avg",
-			    "Function");
-		else
-			put(hd, cols, "%10s  %s", "Calls", "Function (no durations: function tracer)");
+		put_cells(hd, cols, cells, funcs_cells(t, cells, (const char *const[]){ "Calls",
+			  "Total", "Self", "Avg", t->has_time ? "Function" :
+			  "Function (no durations: function tracer)" }, &heat), -1);
 		break;
 	case TUI_FUNC:
 		put(title, cols, "%s: %" PRIu64 " calls, total %s, self %s - callers and callees",
 		    tui_node_name(t, v->node), n->st.calls, dur(t->has_time ? n->st.total_ns :
 		    KMAG_DURATION_NONE, a, sizeof(a)), dur(t->has_time ? n->st.self_ns :
 		    KMAG_DURATION_NONE, b, sizeof(b)));
-		put(hd, cols, "%10s  %12s  %s", "Calls", "Total", "Function");
+		put_cells(hd, cols, cells, func_cells(cells, (const char *const[]){ "Calls",
+			  "Total", "Function" }), -1);
 		break;
 	case TUI_CALLS:
 		if (!sf || !sf->calls)
@@ -267,8 +440,8 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 			    "; by %s", tui_node_name(t, v->node), v->nrows, sf->calls,
 			    sf->kept_slowest, sf->kept_failing, sf->failing, sf->kept_first,
 			    v->calls_sort ? "duration" : "start");
-		put(hd, cols, "%14s  %12s  %8s  %3s  %-20s %7s  %s", "Start (s)", "Duration",
-		    "Return", "CPU", "Task", "Tree", "Kept as");
+		put_cells(hd, cols, cells, calls_cells(cells, (const char *const[]){ "Start (s)",
+			  "Duration", "Return", "CPU", "Task", "Tree", "Kept as" }), -1);
 		break;
 	case TUI_TREE:
 		site[0] = 0;
@@ -278,11 +451,12 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 					   tui_func_name(t, v->call->tree[0].caller),
 					   v->call->tree[0].caller_off);
 		}
-		put(title, cols, "call of %s at %.6f s, CPU %d, pid %d%s: %zu calls%s",
-		    tui_func_name(t, v->call->func), (double)v->call->tree[0].start_ns / 1e9,
+		put(title, cols, "call of %s at %s s, CPU %d, pid %d%s: %zu calls%s",
+		    tui_func_name(t, v->call->func), secs(v->call->tree[0].start_ns, st, sizeof(st)),
 		    (int)v->call->tree[0].cpu, (int)v->call->pid, site, v->call->nr_tree,
 		    dropped ? " shown (the rest not kept)" : "");
-		put(hd, cols, "%12s  %12s  %8s  %s", "Start", "Duration", "Return", "Call");
+		put_cells(hd, cols, cells, tree_cells(cells, (const char *const[]){ "Start",
+			  "Duration", "Return", "Call" }), -1);
 		break;
 	case TUI_HELP:
 		put(title, cols, "kmag tui: help");

@@ -258,11 +258,84 @@ static void help_and_resize(void)
 	teardown(&f);
 }
 
+/*
+ * At 40x10 every screen keeps the name column (function names, the call
+ * tree's calls), cut with "..." when it is longer; columns go instead, and
+ * a heading keeps the same columns as its rows. Times the trace does not
+ * have show as "?", never as 0 or as KMAG_TS_NONE in seconds.
+ */
+static void narrow_and_untimed(void)
+{
+	struct fx f;
+	char want[64];
+
+	setup(&f);
+	render(&f, 10, 40);
+	CHECK_STREQ(last_word(0), "outer");	/* sorted by total: "Total" and the name */
+	CHECK_STREQ(last_word(4), "b");
+	CHECK(strstr(text[1], "Total") && strstr(text[1], "Function"));
+	CHECK(!strstr(text[1], "Avg"));
+	CHECK(strstr(text[2], "100.000 us"));
+	/* the heat span lies on the Total cell of the row */
+	CHECK_EQ(strncmp(text[2] + lines[2].heat_col, "  100.000 us", lines[2].heat_len), 0);
+	keys(&f, "1");				/* sorted by calls: the Calls column stays */
+	render(&f, 10, 40);
+	CHECK(strstr(text[1], "Calls") && !strstr(text[1], "Total"));
+	CHECK_STREQ(last_word(0), "a");
+	keys(&f, "\n");				/* the cursor stayed on outer: its callees */
+	render(&f, 10, 40);
+	CHECK_STREQ(last_word(2), "tail");
+	CHECK(strstr(text[1], "Calls") && strstr(text[1], "Function"));
+	keys(&f, "c");				/* outer's calls: no time in this trace */
+	render(&f, 10, 40);
+	CHECK(strstr(text[2], "slowest"));
+	render(&f, 10, COLS);
+	snprintf(want, sizeof(want), "%14s  ", "?");
+	CHECK(!strncmp(text[2], want, 16));	/* the start: unknown */
+	CHECK(!strstr(text[2], "0.000000"));
+	keys(&f, "\n");				/* its tree: the title says "at ? s" */
+	CHECK(strstr(text[0], "call of outer at ? s,"));
+	CHECK(!strstr(text[0], "18446744073"));
+	teardown(&f);
+
+	/* a name longer than the screen: cut with "...", never gone */
+	static const char longname[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		" 0)    cat-7    |               |  outer() {\n"
+		" 0)    cat-7    |   5.000 us    |    "
+		"a_function_whose_name_is_much_longer_than_the_screen_is_wide();\n"
+		" 0)    cat-7    | + 10.000 us   |  }\n";
+	const char *path = write_tmp("tui-long.txt", longname, strlen(longname));
+	struct kmag_err err = { 0 };
+
+	f.t = kmag_trace_open(path, NULL, &err);
+	CHECK(f.t);
+	f.cg = kmag_cg_new(NULL);
+	f.keep = kmag_callsample_new(NULL);
+	CHECK_EQ(kmag_callsample_subscribe(f.keep, kmag_cg_replay(f.cg)), 0);
+	CHECK(kmag_trace_read(f.t, kmag_cg_event_fn, f.cg, &err) >= 0);
+	CHECK_EQ(kmag_cg_finish(f.cg), 0);
+	CHECK_EQ(kmag_callsample_finish(f.keep), 0);
+	f.tui = tui_new(&(struct tui_data){ .cg = f.cg, .st = kmag_trace_symtab(f.t),
+					    .trace = f.t, .sample = f.keep, .title = "l.txt" });
+	CHECK(f.tui);
+	render(&f, 10, 40);
+	CHECK_STREQ(last_word(0), "outer");
+	CHECK_EQ(strlen(text[3]), 40);
+	CHECK(strstr(text[3], "a_function_whose_name") && !strncmp(text[3] + 37, "...", 3));
+	keys(&f, "c\n");			/* outer's tree: the callee's name survives */
+	render(&f, 10, 40);
+	CHECK(strstr(text[3], "a_function_whose") && !strncmp(text[3] + 37, "...", 3));
+	teardown(&f);
+}
+
 const struct test_case tui_tests[] = {
 	{ "table_sorts", table_sorts },
 	{ "callers_and_callees", callers_and_callees },
 	{ "calls_and_trees", calls_and_trees },
 	{ "search", search },
 	{ "help_and_resize", help_and_resize },
+	{ "narrow_and_untimed", narrow_and_untimed },
 	TEST_LIST_END,
 };
