@@ -4,6 +4,7 @@
  * sorted call-count chart (cairo) of a trace, compatible with the seed's
  * `kernel-magnifier.py visualize`.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -173,7 +174,8 @@ static const struct cli_option visualize_options[] = {
 		 "mark the error paths in purple: the calls from each\n"
 		 "entry point down to where an error it returned was\n"
 		 "born, as `kmag errors` finds them (needs\n"
-		 "funcgraph-retval)"),
+		 "funcgraph-retval); pruning keeps the chain of every\n"
+		 "origin it lists, or says how many do not fit"),
 	CLI_BTF_OPTION(in, "the kernel's return types for --errors (a copy of\n"
 			   "/sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
 			   "BTF a trace.dat stores): void and bool functions are\n"
@@ -291,7 +293,8 @@ static int explain_empty(const struct cli_graph *g, const struct vis_opts *o,
 			 s->hidden[KMAG_HIDE_PATH], s->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
 }
 
-static void print_view(const struct vis_opts *o, const struct kmag_cgview_summary *s)
+static void print_view(const struct vis_opts *o, const struct kmag_cgview_summary *s,
+		       size_t nr_chains)
 {
 	printf("graph: %zu of %zu functions shown", s->shown_nodes, s->graph_nodes);
 	if (s->hidden[KMAG_HIDE_FOCUS])
@@ -306,6 +309,12 @@ static void print_view(const struct vis_opts *o, const struct kmag_cgview_summar
 	if (s->bridges)
 		printf("; %zu dashed edge%s for calls through hidden functions", s->bridges,
 		       s->bridges == 1 ? " stands" : "s stand");
+	/* the error paths are kept whole before the heaviest functions, while they fit */
+	if (s->chains_hidden)
+		printf("; %zu of %zu error paths not drawn whole, they do not fit in --max-nodes %lu (0 shows all)",
+		       s->chains_hidden, nr_chains, o->max_nodes);
+	else if (nr_chains && s->hidden[KMAG_HIDE_PRUNED])
+		printf("; all %zu error paths kept", nr_chains);
 	putchar('\n');
 }
 
@@ -415,6 +424,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	const struct kmag_trace_info *info;
 	struct vis_sources src = { 0 };
 	struct kmag_cgview *view = NULL;
+	struct kmag_cgview_chain *chains = NULL;
 	struct vis_errors vx = { .ph = &ph };
 	struct kmag_err err = { 0 };
 	double t0 = now_s(), t1, t2, t3 = 0, t4;
@@ -515,6 +525,12 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		vo.keep = vis_sources_keep;
 		vo.keep_ctx = &src;
 	}
+	/* every origin kmag errors lists keeps its chain when the graph is pruned */
+	if (vx.e && !(chains = kmag_errors_view_chains(vx.e, g.cg, &vo.nr_chains)) && errno) {
+		ret = cli_error("out of memory");
+		goto out;
+	}
+	vo.chains = chains;
 	view = kmag_cgview_new(g.cg, &vo);
 	if (!view) {
 		ret = cli_error("out of memory");
@@ -526,7 +542,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 		ret = explain_empty(&g, &o, &src, vs);
 		goto out;
 	}
-	print_view(&o, vs);
+	print_view(&o, vs, vo.nr_chains);
 	describe_filters(&g, &o, sym, filters, sizeof(filters));
 	if (!o.no_chart) {
 		ret = draw_chart(&g, &o, view, filters);
@@ -546,6 +562,7 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	cli_symmap_warn(sym);
 out:
 	kmag_cgview_free(view);
+	free(chains);
 	vis_sources_release(&src);
 	cli_graph_release(&g);
 	kmag_errors_free(vx.e);

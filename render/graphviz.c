@@ -518,6 +518,9 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 		fprintf(gv->f, "<BR/>pruned: %zu lighter functions (%s %s in all) to keep the graph readable",
 			s->hidden[KMAG_HIDE_PRUNED],
 			fmt_value(a, sizeof(a), s->pruned_weight, d->heat), key_name(d->heat));
+	if (s->chains_hidden)
+		fprintf(gv->f, "<BR/>error paths: %zu not drawn whole, they do not fit in the node limit",
+			s->chains_hidden);
 	if (d->filters && *d->filters) {
 		fputs("<BR/>filters: ", gv->f);
 		put_html(gv->f, d->filters);

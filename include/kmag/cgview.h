@@ -34,6 +34,11 @@
  *      Pruned functions are not bridged otherwise (that would draw a dashed
  *      edge from every caller to every hot helper); their count per caller is
  *      in struct kmag_cgview_node.pruned_callees.
+ *      Before the heaviest, pruning keeps the chains of opts.chains (error
+ *      paths: kmag_errors_view_chains()), in their order, each whole (its
+ *      functions left by steps 1-3) while it fits in max_nodes; the chains
+ *      of which a function was pruned in the end are counted in
+ *      summary.chains_hidden, so a picture never cuts one without saying so.
  *
  * The focus functions themselves are never hidden.
  *
@@ -68,6 +73,12 @@ enum kmag_cgview_hide {
 	KMAG_HIDE_NR,
 };
 
+/* A chain of functions pruning keeps whole: cg node indexes, caller side first. */
+struct kmag_cgview_chain {
+	const uint32_t *nodes;
+	uint32_t len;
+};
+
 struct kmag_cgview_opts {
 	enum kmag_sort_key weight;	/* for heat, pruning, hot path: calls, total, self... */
 	long root;			/* cg node index, or -1: show what it calls */
@@ -78,6 +89,9 @@ struct kmag_cgview_opts {
 	bool (*keep)(void *ctx, uint32_t node);
 	void *keep_ctx;
 	size_t max_nodes;		/* 0 = no limit */
+	/* chains kept before the heaviest functions (borrowed; see 4.) */
+	const struct kmag_cgview_chain *chains;
+	size_t nr_chains;
 };
 
 enum kmag_cgview_flags {
@@ -114,6 +128,7 @@ struct kmag_cgview_summary {
 	bool log_scale;			/* heat is logarithmic */
 	long hot_start;			/* view node starting the hottest path, -1 if none */
 	size_t hot_len;			/* nodes on the hottest path */
+	size_t chains_hidden;		/* opts.chains pruning cut (they did not fit) */
 };
 
 struct kmag_cgview;

@@ -139,6 +139,19 @@ int kmag_errors_finish(struct kmag_errors *e);
 bool kmag_errors_path_edge(const struct kmag_errors *e, kmag_func_t caller, kmag_func_t callee);
 bool kmag_errors_path_origin(const struct kmag_errors *e, kmag_func_t func);
 
+struct kmag_cg;
+struct kmag_cgview_chain;
+/*
+ * The example chains of every group, in the groups' order, as chains of @cg
+ * node indexes for a picture's pruning (cgview.h, opts.chains): each from the
+ * entry point down to the origin, the functions @cg lacks (a graph scoped to
+ * one function) left out, the groups with nothing in @cg skipped. Returns an
+ * array of *@nr chains in one block to free(); NULL with errno ENOMEM (*@nr
+ * 0 and NULL for no chain is no error: errno 0). After kmag_errors_finish().
+ */
+struct kmag_cgview_chain *kmag_errors_view_chains(const struct kmag_errors *e,
+						   const struct kmag_cg *cg, size_t *nr);
+
 size_t kmag_errors_nr_groups(const struct kmag_errors *e);
 /* Group @i (0 <= i < kmag_errors_nr_groups()), in the order finish sorted them. */
 const struct kmag_error_group *kmag_errors_group(const struct kmag_errors *e, size_t i);

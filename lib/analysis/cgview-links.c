@@ -396,6 +396,58 @@ static int bridge_pruned(struct kmag_cgview *v, struct pruning *p, struct cgraph
 	return cgraph_add(g, &ce);
 }
 
+/*
+ * Selects the functions of each of opts.chains (those left by focus and
+ * filters) while the whole chain fits in @room more. Returns the functions
+ * selected.
+ */
+static size_t keep_chains(struct kmag_cgview *v, struct pruning *p, size_t room)
+{
+	size_t used = 0, c;
+	uint32_t k;
+
+	for (c = 0; c < v->opts.nr_chains; c++) {
+		const struct kmag_cgview_chain *ch = &v->opts.chains[c];
+		size_t need = 0;
+
+		/* a function twice in a chain (recursion) is counted once: marked 2 */
+		for (k = 0; k < ch->len; k++) {
+			uint32_t x = ch->nodes[k];
+
+			if (x < v->n && !v->hide[x] && !p->sel[x]) {
+				p->sel[x] = 2;
+				need++;
+			}
+		}
+		for (k = 0; k < ch->len; k++) {
+			uint32_t x = ch->nodes[k];
+
+			if (x < v->n && p->sel[x] == 2)
+				p->sel[x] = used + need <= room;
+		}
+		if (used + need <= room)
+			used += need;
+	}
+	return used;
+}
+
+/* Counts the chains of which pruning left out a function (after the selection). */
+static void count_hidden_chains(struct kmag_cgview *v, const struct pruning *p)
+{
+	size_t c;
+	uint32_t k;
+
+	for (c = 0; c < v->opts.nr_chains; c++) {
+		const struct kmag_cgview_chain *ch = &v->opts.chains[c];
+
+		for (k = 0; k < ch->len; k++)
+			if (ch->nodes[k] < v->n && !v->hide[ch->nodes[k]] && !p->sel[ch->nodes[k]]) {
+				v->sum.chains_hidden++;
+				break;
+			}
+	}
+}
+
 int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(v->cg);
@@ -430,6 +482,7 @@ int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)
 			p.sel[i] = 1;
 			nsel++;
 		}
+	nsel += keep_chains(v, &p, max - nsel);
 	for (i = 0; i < alive && nsel < max; i++) {
 		uint32_t x = order[i].node, top;
 		size_t len = 0, k, need;
@@ -458,6 +511,7 @@ int kmag__cgview_prune(struct kmag_cgview *v, struct cgraph *g)
 			p.sel[top] = 1;
 		nsel += need;
 	}
+	count_hidden_chains(v, &p);
 	for (i = 0; i < v->n; i++)
 		if (!v->hide[i] && !p.sel[i]) {
 			v->hide[i] = KMAG_HIDE_PRUNED;

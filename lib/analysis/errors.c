@@ -18,6 +18,8 @@
 
 #include "internal.h"
 #include "kmag/btf.h"
+#include "kmag/callgraph.h"
+#include "kmag/cgview.h"
 #include "kmag/errors.h"
 #include "util/grow.h"
 #include "util/u64map.h"
@@ -498,6 +500,47 @@ bool kmag_errors_path_edge(const struct kmag_errors *e, kmag_func_t caller, kmag
 bool kmag_errors_path_origin(const struct kmag_errors *e, kmag_func_t func)
 {
 	return u64map_get(&e->path_origins, func) != NULL;
+}
+
+struct kmag_cgview_chain *kmag_errors_view_chains(const struct kmag_errors *e,
+						   const struct kmag_cg *cg, size_t *nr)
+{
+	size_t n = kmag_errors_nr_groups(e), links = 0, i;
+	struct kmag_cgview_chain *out;
+	uint32_t *node, k;
+
+	*nr = 0;
+	for (i = 0; i < n; i++)
+		links += e->sorted[i]->chain_len;
+	if (!links) {
+		errno = 0;
+		return NULL;
+	}
+	/* the chains, then every chain's nodes, in one block */
+	out = malloc(n * sizeof(*out) + links * sizeof(uint32_t));
+	if (!out) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	node = (uint32_t *)(out + n);
+	for (i = 0; i < n; i++) {
+		const struct kmag_error_group *g = e->sorted[i];
+		struct kmag_cgview_chain *c = &out[*nr];
+
+		c->nodes = node;
+		c->len = 0;
+		for (k = 0; k < g->chain_len; k++) {
+			long x = kmag_cg_node_index(cg, g->chain[k].func);
+
+			if (x >= 0)
+				node[c->len++] = (uint32_t)x;
+		}
+		if (c->len) {
+			node += c->len;
+			(*nr)++;
+		}
+	}
+	return out;
 }
 
 size_t kmag_errors_nr_groups(const struct kmag_errors *e)

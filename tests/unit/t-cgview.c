@@ -340,6 +340,61 @@ static void pruning_bridges_a_chain_that_does_not_fit(void)
 	tg_free(&t);
 }
 
+static void pruning_keeps_chains_whole_or_counts_them(void)
+{
+	struct tg t = { 0 };
+	struct kmag_cgview *v;
+	struct kmag_cgview_chain ch[2];
+	struct kmag_cgview_opts o;
+	uint32_t c1[3], c2[2];
+
+	/* light chains R>E1>E2 and R>F1 next to heavy leaves L1..L4 */
+	tg_build(&t, "R*1 R>E1 E1>E2 R>F1 R>L1*9 R>L2*8 R>L3*7 R>L4*6");
+	c1[0] = N(&t, "R");
+	c1[1] = N(&t, "E1");
+	c1[2] = N(&t, "E2");
+	c2[0] = N(&t, "R");
+	c2[1] = N(&t, "F1");
+	ch[0] = (struct kmag_cgview_chain){ c1, 3 };
+	ch[1] = (struct kmag_cgview_chain){ c2, 2 };
+	o = O(-1, -1, -1, 0, 5);
+	o.chains = ch;
+	o.nr_chains = 2;
+	v = view(&t, o);
+	/* both chains (4 functions), then the heaviest leaf */
+	CHECK(V(&t, v, "E1") >= 0 && V(&t, v, "E2") >= 0 && V(&t, v, "F1") >= 0);
+	CHECK(V(&t, v, "L1") >= 0 && V(&t, v, "L2") < 0);
+	CHECK(E(&t, v, "E1", "E2"));
+	CHECK_EQ(kmag_cgview_summary(v)->chains_hidden, 0);
+	kmag_cgview_free(v);
+	/* room for the first chain only: the second is cut, and counted */
+	o.max_nodes = 3;
+	v = view(&t, o);
+	CHECK(V(&t, v, "E1") >= 0 && V(&t, v, "E2") >= 0 && V(&t, v, "F1") < 0);
+	CHECK_EQ(kmag_cgview_summary(v)->chains_hidden, 1);
+	kmag_cgview_free(v);
+	/* no pruning: nothing to count */
+	o.max_nodes = 0;
+	v = view(&t, o);
+	CHECK_EQ(kmag_cgview_summary(v)->chains_hidden, 0);
+	kmag_cgview_free(v);
+	tg_free(&t);
+}
+
+static void hot_path_starts_where_most_traced_calls_came_from(void)
+{
+	struct tg t = { 0 };
+	struct kmag_cgview *v;
+
+	/* untraced callers (never called themselves): A made 3 calls, B 7 */
+	tg_build(&t, "A>X*3 B>Y*4 B>Z*3");
+	v = view(&t, OPTS());
+	CHECK_EQ(kmag_cgview_summary(v)->hot_start, V(&t, v, "B"));
+	CHECK(E(&t, v, "B", "Y")->flags & KMAG_VIEW_HOT);
+	kmag_cgview_free(v);
+	tg_free(&t);
+}
+
 static void hot_path_follows_heaviest_calls(void)
 {
 	struct tg t = { 0 };
@@ -492,7 +547,10 @@ const struct test_case cgview_tests[] = {
 	{ "focus_function_survives_filters", focus_function_survives_filters },
 	{ "pruning_keeps_heavy_functions_connected", pruning_keeps_heavy_functions_connected },
 	{ "pruning_bridges_a_chain_that_does_not_fit", pruning_bridges_a_chain_that_does_not_fit },
+	{ "pruning_keeps_chains_whole_or_counts_them", pruning_keeps_chains_whole_or_counts_them },
 	{ "hot_path_follows_heaviest_calls", hot_path_follows_heaviest_calls },
+	{ "hot_path_starts_where_most_traced_calls_came_from",
+	  hot_path_starts_where_most_traced_calls_came_from },
 	{ "heat_follows_weight", heat_follows_weight },
 	{ "heat_colours", heat_colours },
 	{ "empty_and_single", empty_and_single },
