@@ -21,15 +21,17 @@ command -v /usr/bin/time >/dev/null || { echo "export-protobuf.sh: needs GNU tim
 bench_build
 xz -dc tests/fixtures/traces/fg-all-cpu0-v6.dat.xz >"$WORK/pb-seed.dat"
 
-# measure LABEL ARGS...: kmag ARGS to a pipe; "| LABEL | wall | peak RSS | output |"
+# measure LABEL ARGS...: kmag ARGS to a pipe;
+# "| LABEL | wall | CPU (user + sys, kmag and wc) | peak RSS | output |"
 measure() {
-	local label=$1 wall rss; shift
-	/usr/bin/time -f '%e %M' -o "$WORK/time.txt" sh -c '"$@" | wc -c >"$0"' \
+	local label=$1 wall user sys rss; shift
+	/usr/bin/time -f '%e %U %S %M' -o "$WORK/time.txt" sh -c '"$@" | wc -c >"$0"' \
 		"$WORK/bytes.txt" "$KMAG" "$@" 2>"$WORK/err.txt" ||
 		{ echo "$label failed: $(tail -n 1 "$WORK/err.txt")" >&2; return 1; }
-	read -r wall rss <"$WORK/time.txt"
-	printf '| %-26s | %8s s | %7.1f MiB | %9.1f MB |\n' "$label" "$wall" \
-		"$(echo "$rss / 1024" | bc -l)" "$(echo "$(cat "$WORK/bytes.txt") / 1000000" | bc -l)"
+	read -r wall user sys rss <"$WORK/time.txt"
+	printf '| %-26s | %8s s | %8.1f s | %7.1f MiB | %9.1f MB |\n' "$label" "$wall" \
+		"$(echo "$user + $sys" | bc -l)" "$(echo "$rss / 1024" | bc -l)" \
+		"$(echo "$(cat "$WORK/bytes.txt") / 1000000" | bc -l)"
 }
 
 echo "$("$KMAG" --version | head -n 1), $(nproc) CPUs"
@@ -39,8 +41,8 @@ for size in "${SIZES[@]}"; do
 	echo
 	echo "== $size MB trace.dat ($(du -m "$f" | cut -f1) MB on disk)"
 	"$KMAG" report --limit 1 "$f" | grep -E '^# (events|graph):'
-	echo "| command                    | wall       | peak RSS    | output       |"
-	echo "|----------------------------|------------|-------------|--------------|"
+	echo "| command                    | wall       | CPU        | peak RSS    | output       |"
+	echo "|----------------------------|------------|------------|-------------|--------------|"
 	measure "report" report --limit 20 "$f"
 	measure "export -F perfetto" export -F perfetto "$f"
 	measure "export -F pprof" export -F pprof "$f"
