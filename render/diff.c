@@ -566,34 +566,6 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 
 #else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */
 
-/*
- * Node @n's label: @name, cut when longer than a label shows (the whole name,
- * up to RENDER_TIP_MAX, is then its tooltip), and @suffix. 0 or -ENOMEM.
- */
-static int set_label(Agnode_t *n, const char *name, const char *suffix)
-{
-	char *tmp = NULL, *esc;
-	const char *shown = render_name_cut(name, RENDER_LABEL_MAX, &tmp);
-	bool cut = shown != name;
-
-	esc = render_dot_esc(shown, suffix);
-	free(tmp);
-	tmp = NULL;
-	if (!esc)
-		return -ENOMEM;
-	agset(n, "label", esc);
-	free(esc);
-	if (!cut)
-		return 0;
-	esc = render_dot_esc(render_name_cut(name, RENDER_TIP_MAX, &tmp), NULL);
-	free(tmp);
-	if (!esc)
-		return -ENOMEM;
-	agsafeset(n, "tooltip", esc, "");
-	free(esc);
-	return 0;
-}
-
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 {
 	return -ENOTSUP;
