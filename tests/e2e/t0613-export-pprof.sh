@@ -98,7 +98,9 @@ if [ -n "$GO" ]; then
 fi
 
 # --vmlinux: each function's line is addr2line's for its address
-t_exit "--vmlinux is for perfetto and pprof" 2 "$KMAG" export -F folded --vmlinux /dev/null "$FG"
+if t_has_feature libdw; then
+	t_exit "--vmlinux is for perfetto and pprof" 2 "$KMAG" export -F folded --vmlinux /dev/null "$FG"
+fi
 xzv=""
 for d in "${KMAG_SHARED_KERNELS:-}" "$SRCDIR/../shared/kernels" "$SRCDIR/../../shared/kernels"; do
 	[ -n "$d" ] && [ -f "$d/vmlinux-6.19.0.xz" ] && { xzv=$d/vmlinux-6.19.0.xz; break; }
