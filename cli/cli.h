@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "kmag/callgraph.h"
-#include "kmag/filter.h"
 #include "kmag/kmag.h"
+#include "kmag/session.h"
 #include "kmag/symmap.h"
 #include "kmag/trace.h"
 #include "options.h"
@@ -55,27 +55,6 @@ size_t cli_suggest(const char *word, const char *const *names, size_t n, const c
 /* Parses a non-negative integer option value; returns false (and reports) on junk. */
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);
 
-/* Options shared by every command that reads a trace (CLI_INPUT_OPTIONS). */
-struct cli_input {
-	const char *path;	/* NULL = default */
-	const char *pids, *comms, *cpus, *time;
-	enum kmag_reader reader;
-	bool unordered;		/* the consumer does not need time order */
-	bool build_cct;
-	bool cct_optional;	/* build_cct for traces; a profile without call paths is fine */
-	/* called once the trace is open, before its events are read; returns 0 or an exit code */
-	int (*after_open)(void *ctx, struct kmag_trace *t);
-	void *after_open_ctx;
-	/* cli_load_graph(): also sees every event that reaches the call graph, before it */
-	kmag_event_fn tap;
-	void *tap_ctx;
-	/* called once the graph exists, before the first event: other views subscribe to its replay */
-	int (*with_graph)(void *ctx, struct kmag_cg *cg);
-	void *with_graph_ctx;
-	uint64_t min_duration_ns;	/* cli_load_graph(): drop calls shorter than this (0 = keep) */
-	const char *btf_path;	/* --btf FILE (CLI_BTF_OPTION), or NULL */
-};
-
 /*
  * The options every command that reads a trace shares (cli/shared-opts.c
  * parses them), declared once for every table (cli/options.h).
@@ -96,43 +75,44 @@ int cli_opt_filepath(const struct cli_option *o, void *value, const char *arg, c
 /* --color WHEN into an enum cli_color */
 int cli_opt_color(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 
-/* Members of CLI_ARGS (cli/options.h): @in is its struct cli_input */
-#define CLI_INPUT_OPTIONS(in)                                                                  \
+/*
+ * @so: the struct kmag_session_opts member of CLI_ARGS (cli/options.h), where
+ * the shared options go: the session (include/kmag/session.h) applies them.
+ */
+#define CLI_INPUT_OPTIONS(so)                                                                  \
 	CLI_SECTION("\nInput selection (the trace FILE \"-\" is standard input):\n"),            \
-	CLI_OPTION(0, "pid", "PID[,PID...]", cli_opt_pids, in.pids, const char **,              \
+	CLI_OPTION(0, "pid", "PID[,PID...]", cli_opt_pids, so.pids, const char **,              \
 		   "only these tasks"),                                                        \
-	CLI_OPTION(0, "comm", "NAME[,NAME...]", cli_opt_comms, in.comms, const char **,         \
+	CLI_OPTION(0, "comm", "NAME[,NAME...]", cli_opt_comms, so.comms, const char **,         \
 		   "only tasks with these command names (globs)"),                             \
-	CLI_OPTION(0, "cpu", "LIST", cli_opt_cpus, in.cpus, const char **,                      \
+	CLI_OPTION(0, "cpu", "LIST", cli_opt_cpus, so.cpus, const char **,                      \
 		   "only these CPUs (e.g. 0-3,8)"),                                            \
-	CLI_OPTION(0, "time", "START,END", cli_opt_time, in.time, const char **,                \
+	CLI_OPTION(0, "time", "START,END", cli_opt_time, so.time, const char **,                \
 		   "only this time window, in seconds as printed by report\n"                  \
 		   "(either side may be empty; prefix +: relative to start)"),                 \
-	CLI_OPTION(0, "reader", "auto|builtin|libtracecmd", cli_opt_reader, in.reader,          \
+	CLI_OPTION(0, "reader", "auto|builtin|libtracecmd", cli_opt_reader, so.reader,          \
 		   enum kmag_reader *, "trace.dat decoder (default: kmag's fast built-in one)")
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
-#define CLI_MIN_DURATION_OPTION(in)                                                            \
-	CLI_MIN_DURATION_OPTION_HELP(in, "leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"   \
+#define CLI_MIN_DURATION_OPTION(so)                                                            \
+	CLI_MIN_DURATION_OPTION_HELP(so, "leave out calls shorter than DUR (250us, 1.5ms, 2s;\n"   \
 				     "a bare number is microseconds), with their time and\n"   \
 				     "the calls they made, as record --threshold does\n"       \
 				     "(function_graph traces)")
-#define CLI_MIN_DURATION_OPTION_HELP(in, help)                                                 \
-	CLI_OPTION(0, "min-duration", "DUR", cli_opt_duration, in.min_duration_ns, uint64_t *, help)
+#define CLI_MIN_DURATION_OPTION_HELP(so, help)                                                 \
+	CLI_OPTION(0, "min-duration", "DUR", cli_opt_duration, so.min_duration_ns, uint64_t *, help)
 /* --btf FILE: the kernel's BTF, for the commands that show arguments or return types */
-#define CLI_BTF_OPTION(in, help)                                                               \
-	CLI_OPTION(0, "btf", "FILE", cli_opt_btf, in.btf_path, const char **, help)
+#define CLI_BTF_OPTION(so, help)                                                               \
+	CLI_OPTION(0, "btf", "FILE", cli_opt_btf, so.btf_path, const char **, help)
 /* --vmlinux FILE: the kernel's DWARF, for call sites as source lines (member @m) */
 #define CLI_VMLINUX_OPTION(m, help)                                                            \
 	CLI_OPTION(0, "vmlinux", "FILE", cli_opt_vmlinux, m, const char **, help)
 
-struct kmag_btf;
 /*
- * Once @t is open: loads --btf (without it, nothing) into *@out (free with
- * kmag_btf_free() after closing @t) and gives it to @t (kmag_trace_set_btf()).
- * Returns 0 or an exit code (message printed).
+ * The trace file operand (if any) into *@path, after the options. 0 or a usage
+ * exit code.
  */
-int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_btf **out);
+int cli_input_arg(const char *cmd, int argc, char **argv, const char **path);
 
 /*
  * The path the readers open for input @path: @path itself, or for "-" a
@@ -141,84 +121,52 @@ int cli_input_btf(const struct cli_input *in, struct kmag_trace *t, struct kmag_
  */
 int cli_input_path(const char *path, const char **open_path);
 
-/* The default input when none is given: ./trace.dat, else the seed's kernel-magnifier.data. */
-const char *cli_default_input(void);
-
-/* A trace read into a call graph. */
-struct cli_graph {
-	struct kmag_trace *trace;
-	struct kmag_cg *cg;
-	struct kmag_filter *filter;
-	const char *path;
-	char filters[512];	/* description of the filters applied */
-	struct kmag_btf *btf;	/* --btf, or NULL */
-};
-
 /*
- * Builds the filter of @in's --pid/--comm/--cpu/--time options into *@out
- * (owned by the caller: kmag_filter_free()). Returns 0, or prints the error
- * and returns EXIT_USAGE (bad syntax) or EXIT_ERR (out of memory).
+ * A session (cli/session.c) for @so: made and opened, with "-" read from
+ * standard input and warnings printed. Returns 0, or the exit code after the
+ * message (EXIT_USAGE for a bad option value).
  */
-int cli_input_filter(const char *cmd, const struct cli_input *in, struct kmag_filter **out);
-
+int cli_session_open(const char *cmd, const struct kmag_session_opts *so,
+		     struct kmag_session **out);
 /*
- * Opens @in, reads it through the filters into a finished call graph. On
- * failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
- * syntax); on success 0.
+ * Reads @s, with the progress line on a terminal (cli/progress.c). Returns 0;
+ * the exit code after the message; or a tap's -errno, unprinted, for the
+ * caller to explain from its tap.
  */
-int cli_load_graph(const char *cmd, const struct cli_input *in, struct cli_graph *g);
-void cli_graph_release(struct cli_graph *g);
-/* After the options: the one trace file argument (if any) into @in. 0 or a usage exit code. */
-int cli_input_arg(const char *cmd, int argc, char **argv, struct cli_input *in);
+int cli_session_read(struct kmag_session *s);
+/* cli_session_open() and cli_session_read(); on failure *@out is freed and NULL. */
+int cli_session_load(const char *cmd, const struct kmag_session_opts *so,
+		     struct kmag_session **out);
 /*
- * The node of function @name (as given to option @opt) in @g's graph, into
+ * The node of function @name (as given to option @opt) in @s's graph, into
  * *@node. 0, or an exit code after one line naming similar functions (names
  * that contain it, or small typos of it) or the filters to check.
  */
-int cli_find_function(const struct cli_graph *g, const char *opt, const char *name, long *node);
-
+int cli_find_function(const struct kmag_session *s, const char *opt, const char *name,
+		      long *node);
 /*
- * After a trace was read through the non-empty filter @f (described by
- * @desc): 0 when some event matched, else prints that none did and what
- * the trace holds (time range, CPUs, the busiest tasks) and returns EXIT_ERR.
+ * Describes the path filter @filepath with counts for @s's graph ("path net
+ * (12 of 340 functions)"); "" without a filter.
  */
-int cli_filter_matched(const char *path, const struct kmag_filter *f, const char *desc,
-		       const struct kmag_trace *t);
-
+void cli_describe_path(const struct kmag_session *s, const char *filepath, char *buf, size_t len);
+/* Warns about names the symbol map of @s could not place (ambiguous, unknown). */
+void cli_warn_sources(const struct kmag_session *s);
 /* Appends the lost-events warning for the user, if any, to stderr. */
 void cli_warn_lost(const struct kmag_trace_info *info);
 
-/*
- * Symbol-map options shared by the commands that show functions:
- * --symbol-file-path MAP (default: kmag_symmap_default_path() for the trace's
- * kernel) and --filter-filepath SPEC. Put CLI_SYMMAP_OPTIONS in the option
- * table and set cli_input.after_open = cli_symmap_after_open with the struct
- * as context.
- */
-struct cli_symmap {
-	const char *cmd;		/* command name, for messages */
-	const char *map_path;		/* --symbol-file-path, NULL = default lookup */
-	const char *filepath;		/* --filter-filepath, or NULL */
-	struct kmag_pathfilter *filter;	/* parsed --filter-filepath */
-	struct kmag_symmap *map;	/* the map in use, or NULL */
-	struct kmag_srcloc *loc;	/* the trace's functions in the map, or NULL */
-	const char *used;		/* path of the map in use (borrowed or static) */
-};
-
-/* @sm: the struct cli_symmap member of CLI_ARGS */
-#define CLI_SYMMAP_OPTIONS(sm)                                                                 \
+/* @so: the struct kmag_session_opts member of CLI_ARGS */
+#define CLI_SYMMAP_OPTIONS(so)                                                                 \
 	CLI_SECTION("\nSource files (needs a symbol map from `kmag generate-symbol-map`):\n"),      \
-	CLI_OPTION(0, "filter-filepath", "P[,P...]", cli_opt_filepath, sm.filepath,              \
+	CLI_OPTION(0, "filter-filepath", "P[,P...]", cli_opt_filepath, so.filter_filepath,      \
 		   const char **,                                                               \
 		 "only functions defined in matching files: a substring\n"                      \
 		 "(net), a glob (fs/*/inode.c), '/' anchors at the tree\n"                      \
 		 "root (/net: not drivers/net)"),                                               \
-	CLI_STRING(0, "symbol-file-path", "MAP", sm.map_path,                                   \
+	CLI_STRING(0, "symbol-file-path", "MAP", so.symbol_map,                                   \
 		   "the symbol map (kmag or the seed's name|path format;\n"                     \
 		   "default: $KMAG_SYMBOL_MAP, ./kernel-magnifier.map,\n"                        \
 		   "./symbol-filepath.map or\n"                                                  \
 		   "~/.cache/kmag/symbols-<kernel release>.map)")
-
 
 /* --color=auto|always|never, for every command that colours its output. */
 enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
@@ -231,64 +179,6 @@ enum cli_color { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 /* Whether to colour output going to a terminal (@tty) or not, honouring NO_COLOR. */
 bool cli_color_on(enum cli_color c, bool tty);
 
-/*
- * Parses --filter-filepath and loads the map for kernel @release (NULL:
- * unknown); warns when the map is for another kernel ("the map is for X but
- * @for_what @release"). No map and no filter is fine (s->map stays NULL).
- * Returns 0 or an exit code, the error printed.
- */
-int cli_symmap_load(struct cli_symmap *s, const char *release, const char *for_what);
-/* cli_input.after_open hook: loads the map for the trace's kernel (@ctx = struct cli_symmap). */
-int cli_symmap_after_open(void *ctx, struct kmag_trace *t);
-/* Describes the path filter with counts for @g's nodes ("path net (12 of 340 functions)"). */
-void cli_symmap_describe(const struct cli_symmap *s, const struct cli_graph *g, char *buf,
-			 size_t len);
-/* Warns about names the map could not place (ambiguous, unknown). */
-void cli_symmap_warn(const struct cli_symmap *s);
-void cli_symmap_release(struct cli_symmap *s);
-
-/*
- * Hits of dynamic probes on functions, for the annotations of visualize and
- * html: set cli_input.after_open = cli_probe_hits_after_open (it calls
- * cli_symmap_after_open() on @sm first, if set) and cli_input.tap =
- * cli_probe_hits_tap, both with the struct as context; then pass
- * cli_probe_hits_of as a probe_hits callback.
- */
-struct kmag_probes;
-struct cli_probe_hits {
-	struct cli_symmap *sm;		/* borrowed, or NULL */
-	struct kmag_probes *probes;	/* owned; NULL for text traces */
-};
-
-int cli_probe_hits_after_open(void *ctx, struct kmag_trace *t);
-int cli_probe_hits_tap(const struct kmag_event *ev, void *ctx);
-uint64_t cli_probe_hits_of(void *ctx, kmag_func_t func);
-/* The trace holds probe events. */
-bool cli_probe_hits_any(const struct cli_probe_hits *p);
-void cli_probe_hits_release(struct cli_probe_hits *p);
-
-/* A trace opened through the input options, for commands that stream events. */
-struct cli_stream {
-	struct kmag_trace *trace;
-	struct kmag_filter *filter;
-	const char *path;
-	char filters[512];	/* description of the filters applied, "" for none */
-	struct kmag_btf *btf;	/* --btf, or NULL */
-};
-
-/*
- * Opens the trace of @in (running in->after_open) and prepares its filters.
- * On failure prints the error and returns EXIT_ERR (EXIT_USAGE for bad filter
- * syntax); else 0.
- */
-int cli_stream_open(const char *cmd, const struct cli_input *in, struct cli_stream *s);
-/*
- * Streams the events that pass the filters to @fn. Returns 0; EXIT_ERR after
- * printing a reader error; or the callback's own -errno, unprinted, for the
- * caller to explain.
- */
-int cli_stream_read(struct cli_stream *s, kmag_event_fn fn, void *ctx);
-void cli_stream_close(struct cli_stream *s);
 
 /*
  * Outputs (cli/output.c). Standard output is wrapped at start so a write
@@ -371,32 +261,18 @@ void cli_live_clear(struct cli_live *lv);
 /* Whether reading a trace may show its progress line (stderr is a terminal); set by main(). */
 void cli_progress_init(bool stderr_tty);
 /*
- * kmag_trace_read() with, on a terminal, a progress line "reading NAME: 2.1 s,
- * 40.1 MB of 96.0 MB, 1.20M events, 570k events/s" once reading takes longer
- * than 1 s (KMAG_PROGRESS_AFTER_MS overrides the delay, for tests), erased
- * before returning. @name is the input as the user named it.
+ * The progress line "reading NAME: 2.1 s, 40.1 MB of 96.0 MB, 1.20M events,
+ * 570k events/s" while @s reads, on a terminal, once reading takes longer
+ * than 1 s (KMAG_PROGRESS_AFTER_MS overrides the delay, for tests): called
+ * around kmag_session_read() by cli_session_read().
  */
-int cli_trace_read(struct kmag_trace *t, const char *name, kmag_event_fn fn, void *ctx,
-		   struct kmag_err *err);
+void cli_progress_start(struct kmag_session *s);
+void cli_progress_end(struct kmag_session *s);
 
 /* The one line for errors views on a trace without return values. */
 #define CLI_ERRORS_NEED_RETVAL                                                            \
 	"errors needs return values: record with funcgraph-retval (Linux 6.5+, "          \
 	"CONFIG_FUNCTION_GRAPH_RETVAL)"
-
-/*
- * Return types for an errors view (kmag errors, report --errors): the BTF
- * cli_input_btf() gave @t (--btf @btf_path, else the one the trace.dat
- * stores). ->from says which for the output (NULL: none, types unknown).
- * Returns 0 or an exit code (printed).
- */
-struct kmag_errors;
-struct cli_errors_types {
-	const char *from;
-	char buf[300];
-};
-int cli_errors_use_types(struct cli_errors_types *ty, struct kmag_errors *e,
-			 struct kmag_trace *t, const char *btf_path);
 
 /* Commands. */
 int cmd_report(struct kmag_cli *cli, int argc, char **argv);

@@ -24,7 +24,6 @@ static const struct cli_command diff_cmd = {
 
 struct diff_args {
 	const char *format, *output;
-	struct cli_symmap sm_a, sm_b;	/* the same options, one map per trace */
 	unsigned long limit;
 	bool limit_set;
 	bool all;
@@ -33,7 +32,7 @@ struct diff_args {
 	enum cli_color colour;	/* text */
 	struct kmag_diff_opts opts;
 	const char *path_a, *path_b;	/* the operands */
-	struct cli_input in;
+	struct kmag_session_opts so;	/* for both traces, each with the map of its kernel */
 };
 
 static int parse_pct(const struct cli_option *o, void *value, const char *arg, const char *cmd)
@@ -68,9 +67,9 @@ static const struct cli_option diff_options[] = {
 		   "a time changed if it moved by P% (default 25) ..."),
 	CLI_ULONG_GIVEN(0, "time-min", "NS", time_min, time_min_given,
 			"... and by at least NS nanoseconds (default 1000)"),
-	CLI_SYMMAP_OPTIONS(sm_b),
+	CLI_SYMMAP_OPTIONS(so),
 	CLI_SECTION("  (each trace is looked up in the map of its own kernel)\n"),
-	CLI_INPUT_OPTIONS(in),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("  (the input options apply to both traces)\n\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -117,8 +116,11 @@ static void warn_lost(const char *tag, const char *path, const struct kmag_trace
 			 tag, path);
 }
 
-static int render(const struct diff_args *a, const struct kmag_diff_report *r, FILE *out)
+static int render(const struct diff_args *a, const struct kmag_diff_report *r,
+		  struct kmag_session *const sab[2], FILE *out)
 {
+	struct kmag_srcloc *loc_a = kmag_session_srcloc(sab[0]), *loc_b = kmag_session_srcloc(sab[1]);
+
 	if (!strcmp(a->format, "json"))
 		return kmag_diff_json(out, r);
 	if (!strcmp(a->format, "dot"))
@@ -129,89 +131,81 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r, F
 			.input = r->input_b, .input_a = r->input_a, .filters = r->filters,
 			.visible = r->visible, .visible_ctx = r->visible_ctx,
 			.visible_a = r->visible_a, .visible_a_ctx = r->visible_a_ctx,
-			.path_filter = a->sm_b.filepath,
+			.path_filter = a->so.filter_filepath,
 		};
 
-		if (a->sm_b.loc) {
+		if (loc_b) {
 			x.srcline = kmag_srcloc_report_cb;
-			x.srcline_ctx = a->sm_b.loc;
+			x.srcline_ctx = loc_b;
 		}
-		if (a->sm_a.loc) {
+		if (loc_a) {
 			x.srcline_a = kmag_srcloc_report_cb;
-			x.srcline_a_ctx = a->sm_a.loc;
+			x.srcline_a_ctx = loc_a;
 		}
 		return kmag_explore_html(out, &x);
 	}
 	return kmag_diff_text(out, r);
 }
 
-int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
+/* What changed from A to B, in the format asked for; returns the exit code. */
+static int write_diff(const struct diff_args *a, struct kmag_session *const sab[2], bool tty)
 {
-	struct diff_args a = { .limit = 30 };
-	struct cli_input *const in = &a.in;
-	struct kmag_diff_report r = { 0 };
-	struct cli_graph ga = { 0 }, gb = { 0 };
-	struct kmag_cgdiff *d = NULL;
+	struct kmag_diff_report r = {
+		.info_a = kmag_session_info(sab[0]), .info_b = kmag_session_info(sab[1]),
+		.input_a = kmag_session_name(sab[0]),	/* "standard input" for "-" */
+		.input_b = kmag_session_name(sab[1]),
+		.filters = kmag_session_filters(sab[0]), .limit = a->limit, .all = a->all,
+		.colour = cli_color_on(a->colour, !a->output && tty),
+	};
+	struct kmag_cgdiff *d;
 	struct cli_out o;
 	int ret;
 
-	kmag_diff_opts_init(&a.opts);
-	a.sm_b.cmd = "diff";
-	ret = parse_args(argc, argv, &a);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	a.sm_a.cmd = "diff";
-	a.sm_a.map_path = a.sm_b.map_path;
-	a.sm_a.filepath = a.sm_b.filepath;
-	in->after_open = cli_symmap_after_open;
-	in->path = a.path_a;
-	in->after_open_ctx = &a.sm_a;
-	ret = cli_load_graph("diff", in, &ga);
-	if (ret)
-		goto out;
-	in->path = a.path_b;
-	in->after_open_ctx = &a.sm_b;
-	ret = cli_load_graph("diff", in, &gb);
-	if (ret)
-		goto out;
-	r.info_a = kmag_trace_info(ga.trace);
-	r.info_b = kmag_trace_info(gb.trace);
 	if (r.info_a->tracer != r.info_b->tracer)
 		cli_warn("A was recorded with the %s tracer and B with %s; their call edges mean different things, compare with care",
 			 kmag_tracer_name(r.info_a->tracer), kmag_tracer_name(r.info_b->tracer));
-	d = kmag_cgdiff_new(ga.cg, kmag_trace_symtab(ga.trace), gb.cg, kmag_trace_symtab(gb.trace),
-			    &a.opts);
-	if (!d) {
-		ret = cli_error("out of memory");
-		goto out;
-	}
+	d = kmag_cgdiff_new(kmag_session_graph(sab[0]), kmag_session_symtab(sab[0]),
+			    kmag_session_graph(sab[1]), kmag_session_symtab(sab[1]), &a->opts);
+	if (!d)
+		return cli_error("out of memory");
 	r.diff = d;
-	r.input_a = ga.path;	/* "standard input" for "-" */
-	r.input_b = gb.path;
-	r.filters = ga.filters;
-	r.limit = a.limit;
-	r.all = a.all;
-	if (a.sm_b.filter) {
+	if (kmag_session_pathfilter(sab[1])) {
 		r.visible = kmag_srcloc_visible_cb;
-		r.visible_ctx = a.sm_b.loc;
+		r.visible_ctx = kmag_session_srcloc(sab[1]);
 		r.visible_a = kmag_srcloc_visible_cb;
-		r.visible_a_ctx = a.sm_a.loc;
-		r.path_filter = a.sm_b.filepath;
+		r.visible_a_ctx = kmag_session_srcloc(sab[0]);
+		r.path_filter = a->so.filter_filepath;
 	}
-	ret = cli_out_open(a.output, &o);
-	r.colour = cli_color_on(a.colour, !a.output && cli->stdout_tty);
+	ret = cli_out_open(a->output, &o);
 	if (!ret)
-		ret = cli_out_close(&o, render(&a, &r, o.f));
+		ret = cli_out_close(&o, render(a, &r, sab, o.f));
 	if (!ret) {
-		cli_symmap_warn(&a.sm_b);
-		warn_lost("A", a.path_a, r.info_a);
-		warn_lost("B", a.path_b, r.info_b);
+		cli_warn_sources(sab[1]);
+		warn_lost("A", a->path_a, r.info_a);
+		warn_lost("B", a->path_b, r.info_b);
 	}
-out:
 	kmag_cgdiff_free(d);
-	cli_graph_release(&ga);
-	cli_graph_release(&gb);
-	cli_symmap_release(&a.sm_a);
-	cli_symmap_release(&a.sm_b);
+	return ret;
+}
+
+int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct diff_args a = { .limit = 30, .so = { .symbols = true, .views = { .graph = true } } };
+	struct kmag_session *sab[2] = { NULL, NULL };
+	int ret;
+
+	kmag_diff_opts_init(&a.opts);
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	a.so.path = a.path_a;
+	if (!(ret = cli_session_load("diff", &a.so, &sab[0]))) {
+		a.so.path = a.path_b;
+		ret = cli_session_load("diff", &a.so, &sab[1]);
+	}
+	if (!ret)
+		ret = write_diff(&a, sab, cli->stdout_tty);
+	kmag_session_free(sab[0]);
+	kmag_session_free(sab[1]);
 	return ret;
 }

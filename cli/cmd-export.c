@@ -14,7 +14,6 @@
 #include "kmag/render/flame.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"
-#include "kmag/srclines.h"
 
 static const struct cli_command export_cmd = {
 	.name = "export",
@@ -43,14 +42,12 @@ struct export_args {
 	enum fmt fmt;
 	const char *format;	/* -F, as given */
 	const char *output;
-	struct cli_symmap sm;
 	bool edges;
 	int table;		/* functions, edges */
 	int weight;		/* enum kmag_flame_weight: time, calls (their order) */
 	uint64_t split_bytes;
-	const char *vmlinux;	/* --vmlinux */
 	bool table_set, weight_set, split_set;	/* given on the command line */
-	struct cli_input in;
+	struct kmag_session_opts so;
 };
 
 /* "200" (MB), "512K", "1.5G" -> bytes; false on junk. */
@@ -117,13 +114,13 @@ static const struct cli_option export_options[] = {
 			 "chrome: start a new file (PATH.1.json, ...) past SIZE\n"
 			 "(megabytes, or with a K/M/G suffix), so each part\n"
 			 "loads in the viewers (default 200M; 0 = one file)"),
-	CLI_BTF_OPTION(in, "perfetto: the kernel's BTF (default: the trace's own),\n"
+	CLI_BTF_OPTION(so, "perfetto: the kernel's BTF (default: the trace's own),\n"
 			   "to name the arguments"),
-	CLI_VMLINUX_OPTION(vmlinux, "perfetto, pprof: the kernel's vmlinux with DWARF: call\n"
-				    "sites' and functions' source lines"),
-	CLI_SYMMAP_OPTIONS(sm),
+	CLI_VMLINUX_OPTION(so.vmlinux, "perfetto, pprof: the kernel's vmlinux with DWARF: call\n"
+				       "sites' and functions' source lines"),
+	CLI_SYMMAP_OPTIONS(so),
 	CLI_SECTION("  (csv, json and dot; pprof takes --symbol-file-path)\n"),
-	CLI_INPUT_OPTIONS(in),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -134,14 +131,13 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 {
 	static const char *const names[] = { "", "folded", "chrome", "csv", "json", "dot",
 					     "perfetto", "pprof" };
-	struct cli_input *in = &a->in;
 	const char *fmt;
 	int ret = cli_parse(&export_cmd, argc, argv, export_options, a);
 	size_t i;
 
 	if (ret)
 		return ret;
-	if ((ret = cli_input_arg("export", argc, argv, in)))
+	if ((ret = cli_input_arg("export", argc, argv, &a->so.path)))
 		return ret;
 	/* the output's name and the format agree (cli/formats.c) */
 	fmt = a->format;
@@ -158,10 +154,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	if ((a->table_set && (ret = cli_format_check("export", "--table", names[a->fmt]))) ||
 	    (a->weight_set && (ret = cli_format_check("export", "--weight", names[a->fmt]))) ||
 	    (a->split_set && (ret = cli_format_check("export", "--split-size", names[a->fmt]))) ||
-	    (a->vmlinux && (ret = cli_format_check("export", "--vmlinux", names[a->fmt]))) ||
-	    (in->btf_path && (ret = cli_format_check("export", "--btf", names[a->fmt]))) ||
-	    (a->sm.filepath && (ret = cli_format_check("export", "--filter-filepath", names[a->fmt]))) ||
-	    (a->sm.map_path && (ret = cli_format_check("export", "--symbol-file-path", names[a->fmt]))))
+	    (a->so.vmlinux && (ret = cli_format_check("export", "--vmlinux", names[a->fmt]))) ||
+	    (a->so.btf_path && (ret = cli_format_check("export", "--btf", names[a->fmt]))) ||
+	    (a->so.filter_filepath &&
+	     (ret = cli_format_check("export", "--filter-filepath", names[a->fmt]))) ||
+	    (a->so.symbol_map && (ret = cli_format_check("export", "--symbol-file-path", names[a->fmt]))))
 		return ret;
 	if (a->fmt == FMT_DOT && cli_lacks_feature(KMAG_FEATURE_GRAPHVIZ, "export -F dot"))
 		return EXIT_ERR;
@@ -178,123 +175,116 @@ static int chrome_error(const struct export_args *a, const struct kmag_err *err)
 	return cli_lib_error(err, "cannot export the trace");
 }
 
-static int export_chrome(const struct export_args *a, struct cli_input *in)
+/* After the export: no calls, lost events, the parts written, a part too big for the viewers. */
+static void tell_chrome(const struct export_args *a, const struct kmag_session *s,
+			const struct kmag_chrome *c)
+{
+	const struct kmag_chrome_stats *cs = kmag_chrome_stats(c);
+	unsigned i;
+
+	if (!cs->calls)
+		cli_warn("%s holds no function_graph calls%s; the export has no call events",
+			 kmag_session_name(s), kmag_session_filters(s)[0] ? " that pass the filters" : "");
+	cli_warn_lost(kmag_session_info(s));
+	if (a->output && cs->parts > 1) {
+		fprintf(stderr, "kmag: wrote %u files of about %.1f MB each (load them one at a time):",
+			cs->parts, (double)a->split_bytes / 1e6);
+		for (i = 0; kmag_chrome_part_path(c, i); i++)
+			fprintf(stderr, " %s", kmag_chrome_part_path(c, i));
+		fputc('\n', stderr);
+	}
+	if (cs->largest_part > KMAG_CHROME_VIEWER_LIMIT)
+		cli_warn("%.0f MB in one file: chrome://tracing cannot load JSON past about 256 MB and the Perfetto UI may run out of memory; use -o FILE with --split-size, or narrow with --time/--pid",
+			 (double)cs->largest_part / 1e6);
+}
+
+/* Every call as a Chrome trace event, written while @s reads; returns the exit code. */
+static int export_chrome(const struct export_args *a, struct kmag_session *s)
 {
 	struct kmag_chrome_opts co = {
-		.path = a->output, .stream = stdout,
+		.path = a->output, .stream = stdout, .source = kmag_session_name(s),
 		.split_bytes = a->output ? a->split_bytes : 0,
 	};
-	const struct kmag_chrome_stats *cs;
 	struct kmag_err err = { 0 };
 	struct kmag_chrome *c;
-	struct cli_stream s;
-	unsigned i;
 	int ret;
 
-	in->unordered = false;	/* per-task call stacks need time order */
-	ret = cli_stream_open("export", in, &s);
-	if (ret)
-		return ret;
-	co.source = s.path;
 	/* refused before any output exists */
-	if (kmag_trace_info(s.trace)->tracer == KMAG_TRACER_FUNCTION) {
-		cli_stream_close(&s);
+	if (kmag_session_info(s)->tracer == KMAG_TRACER_FUNCTION)
 		return cli_error("%s was recorded with the function tracer, which records no call durations; the Chrome export needs function_graph data (trace-cmd record -p function_graph)",
 				 co.source);
-	}
-	c = kmag_chrome_new(s.trace, &co, &err);
-	if (!c) {
-		cli_stream_close(&s);
+	c = kmag_chrome_new(kmag_session_trace(s), &co, &err);
+	if (!c || kmag_session_tap(s, kmag_chrome_event_fn, c)) {
+		kmag_chrome_free(c);
 		return cli_lib_error(&err, "cannot start the export");
 	}
-	ret = cli_stream_read(&s, kmag_chrome_event_fn, c);
+	ret = cli_session_read(s);
 	if (ret < 0)
 		ret = chrome_error(a, kmag_chrome_error(c));
 	/* on failure, kmag_chrome_free() removes the parts written so far */
 	if (!ret && kmag_chrome_finish(c, &err))
 		ret = chrome_error(a, &err);
-	if (!ret) {
-		cs = kmag_chrome_stats(c);
-		if (!cs->calls)
-			cli_warn("%s holds no function_graph calls%s; the export has no call events", s.path,
-				 s.filters[0] ? " that pass the filters" : "");
-		cli_warn_lost(kmag_trace_info(s.trace));
-		if (a->output && cs->parts > 1) {
-			fprintf(stderr, "kmag: wrote %u files of about %.1f MB each (load them one at a time):",
-				cs->parts, (double)a->split_bytes / 1e6);
-			for (i = 0; kmag_chrome_part_path(c, i); i++)
-				fprintf(stderr, " %s", kmag_chrome_part_path(c, i));
-			fputc('\n', stderr);
-		}
-		if (cs->largest_part > KMAG_CHROME_VIEWER_LIMIT)
-			cli_warn("%.0f MB in one file: chrome://tracing cannot load JSON past about 256 MB and the Perfetto UI may run out of memory; use -o FILE with --split-size, or narrow with --time/--pid",
-				 (double)cs->largest_part / 1e6);
-	}
+	if (!ret)
+		tell_chrome(a, s, c);
 	kmag_chrome_free(c);
-	cli_stream_close(&s);
 	return ret;
 }
 
-/* kmag export -F perfetto: streamed, as the Chrome export. */
-static int export_perfetto(const struct export_args *a, struct cli_input *in,
-			   struct kmag_srclines *lines)
+/* Every call as a slice of a Perfetto trace, written while @s reads; returns the exit code. */
+static int export_perfetto(const struct export_args *a, struct kmag_session *s)
 {
-	struct kmag_perfetto_opts po = { .path = a->output, .stream = stdout, .lines = lines };
+	struct kmag_perfetto_opts po = { .path = a->output, .stream = stdout,
+					 .lines = kmag_session_srclines(s),
+					 .source = kmag_session_name(s) };
 	struct kmag_err err = { 0 };
 	struct kmag_perfetto *p;
-	struct cli_stream s;
 	int ret;
 
-	in->unordered = false;	/* per-task call stacks need time order */
-	if ((ret = cli_stream_open("export", in, &s)))
-		return ret;
-	po.source = s.path;
-	if (kmag_trace_info(s.trace)->tracer == KMAG_TRACER_FUNCTION) {
-		cli_stream_close(&s);
+	if (kmag_session_info(s)->tracer == KMAG_TRACER_FUNCTION)
 		return cli_error("%s was recorded with the function tracer, which records no call durations; the Perfetto export needs function_graph data (trace-cmd record -p function_graph)",
 				 po.source);
-	}
-	if (!(p = kmag_perfetto_new(s.trace, &po, &err))) {
-		cli_stream_close(&s);
+	p = kmag_perfetto_new(kmag_session_trace(s), &po, &err);
+	if (!p || kmag_session_tap(s, kmag_perfetto_event_fn, p)) {
+		kmag_perfetto_free(p);
 		return cli_lib_error(&err, "cannot start the export");
 	}
-	ret = cli_stream_read(&s, kmag_perfetto_event_fn, p);
+	ret = cli_session_read(s);
 	if (ret < 0)
 		ret = chrome_error(a, kmag_perfetto_error(p));
 	if (!ret && kmag_perfetto_finish(p, &err))
 		ret = chrome_error(a, &err);
 	if (!ret && !kmag_perfetto_stats(p)->calls)
-		cli_warn("%s holds no function_graph calls%s; the export has no slices", s.path,
-			 s.filters[0] ? " that pass the filters" : "");
+		cli_warn("%s holds no function_graph calls%s; the export has no slices", po.source,
+			 kmag_session_filters(s)[0] ? " that pass the filters" : "");
 	if (!ret)
-		cli_warn_lost(kmag_trace_info(s.trace));
+		cli_warn_lost(kmag_session_info(s));
 	kmag_perfetto_free(p);
-	cli_stream_close(&s);
 	return ret;
 }
 
-/* The folded stacks of @g into *@out (free with kmag_flame_free()); 0 or the exit code, printed. */
-static int folded_prepare(const struct export_args *a, const struct cli_graph *g,
+/* The folded stacks of @s into *@out (free with kmag_flame_free()); 0 or the exit code, printed. */
+static int folded_prepare(const struct export_args *a, const struct kmag_session *s,
 			  struct kmag_flame **out)
 {
 	struct kmag_flame *fl = kmag_flame_new(false);
-	const struct kmag_cg_summary *sum = kmag_cg_summary(g->cg);
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	const char *name = kmag_session_name(s);
 	int ret;
 
 	*out = NULL;
 	if (!fl)
 		return cli_error("out of memory");
-	ret = kmag_flame_add_graph(fl, g->cg, kmag_trace_symtab(g->trace), NULL);
+	ret = kmag_flame_add_graph(fl, cg, kmag_session_symtab(s), NULL);
 	if (ret == -ENODATA)
-		ret = !sum->func_events ?
-			      cli_error("%s holds no function calls%s", g->path,
-					g->filters[0] ? " that pass the filters" : "") :
+		ret = !kmag_cg_summary(cg)->func_events ?
+			      cli_error("%s holds no function calls%s", name,
+					kmag_session_filters(s)[0] ? " that pass the filters" : "") :
 			      cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; folded stacks need function_graph data",
-					g->path);
-	else if (ret || kmag_flame_finish(fl, a->weight))
+					name);
+	else if (ret || kmag_flame_finish(fl, (enum kmag_flame_weight)a->weight))
 		ret = cli_error("out of memory");
 	else if (a->weight == KMAG_FLAME_TIME && !kmag_flame_total(fl, 0))
-		ret = cli_error("%s has no call durations; use --weight calls", g->path);
+		ret = cli_error("%s has no call durations; use --weight calls", name);
 	if (ret) {
 		kmag_flame_free(fl);
 		return ret;
@@ -303,104 +293,97 @@ static int folded_prepare(const struct export_args *a, const struct cli_graph *g
 	return 0;
 }
 
-static int export_graph(struct export_args *a, struct cli_input *in, struct kmag_srclines *lines)
+/* The graph of @s in format a->fmt to @out; 0, -EIO, or an exit code (printed). */
+static int write_graph(const struct export_args *a, const struct kmag_session *s, FILE *out,
+		       const struct kmag_flame *fl)
 {
-	struct cli_symmap *sm = &a->sm;
-	const char *(*srcline)(void *, kmag_func_t) = NULL;
-	bool (*visible)(void *, kmag_func_t) = NULL;
-	struct kmag_flame *fl = NULL;
-	struct cli_graph g;
-	struct cli_out o;
-	FILE *out;
+	struct kmag_srcloc *loc = kmag_session_srcloc(s);
+	const char *(*srcline)(void *, kmag_func_t) = loc ? kmag_srcloc_report_cb : NULL;
+	bool (*visible)(void *, kmag_func_t) =
+		kmag_session_pathfilter(s) ? kmag_srcloc_visible_cb : NULL;
+	struct kmag_export x = { .cg = kmag_session_graph(s), .st = kmag_session_symtab(s),
+				 .input = kmag_session_name(s), .visible = visible,
+				 .visible_ctx = loc };
+	struct kmag_report r = {
+		.cg = x.cg, .st = x.st, .info = kmag_session_info(s), .input = x.input,
+		.filters = kmag_session_filters(s), .sort = KMAG_SORT_CALLS, .focus = -1,
+		.srcline = srcline, .srcline_ctx = loc, .visible = visible, .visible_ctx = loc,
+	};
 	int ret;
 
-	in->build_cct = a->fmt == FMT_FOLDED || a->fmt == FMT_PPROF;
-	in->cct_optional = a->fmt == FMT_PPROF;	/* of a profile: its edges */
-	if (a->fmt != FMT_FOLDED) {
-		in->after_open = cli_symmap_after_open;
-		in->after_open_ctx = sm;
-	}
-	ret = cli_load_graph("export", in, &g);
-	if (ret)
-		return ret;
-	if (sm->loc)
-		srcline = kmag_srcloc_report_cb;
-	if (sm->filter)
-		visible = kmag_srcloc_visible_cb;
-	/* everything that can refuse the trace runs before the output is opened */
-	if ((a->fmt == FMT_FOLDED && (ret = folded_prepare(a, &g, &fl))) ||
-	    (ret = cli_out_open(a->output, &o))) {
-		kmag_flame_free(fl);
-		cli_graph_release(&g);
-		return ret;
-	}
-	out = o.f;
-	if (a->fmt == FMT_FOLDED) {
-		ret = kmag_flame_write_folded(out, fl) ? -EIO : 0;
-	} else if (a->fmt == FMT_PPROF) {
-		struct kmag_pprof_opts po = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					      .info = kmag_trace_info(g.trace), .source = g.path,
-					      .loc = sm->loc, .lines = lines };
+	switch (a->fmt) {
+	case FMT_FOLDED:
+		return kmag_flame_write_folded(out, fl) ? -EIO : 0;
+	case FMT_PPROF: {
+		struct kmag_pprof_opts po = { .cg = x.cg, .st = x.st, .info = r.info,
+					      .source = x.input, .loc = loc,
+					      .lines = kmag_session_srclines(s) };
 
 		ret = kmag_pprof_write(out, &po);
-		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
-	} else if (a->fmt == FMT_CSV && a->edges) {
-		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					 .input = g.path, .visible = visible,
-					 .visible_ctx = sm->loc };
-
-		ret = kmag_export_edges_csv(out, &x) ? -EIO : 0;
-	} else if (a->fmt == FMT_DOT) {
-		struct kmag_export x = { .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					 .input = g.path, .srcline = srcline,
-					 .srcline_ctx = sm->loc,
-					 .visible = visible, .visible_ctx = sm->loc };
-
-		ret = kmag_export_dot(out, &x);
-		ret = ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
-	} else {
-		struct kmag_report r = {
-			.cg = g.cg, .st = kmag_trace_symtab(g.trace),
-			.info = kmag_trace_info(g.trace), .input = g.path, .filters = g.filters,
-			.sort = KMAG_SORT_CALLS, .focus = -1,
-			.srcline = srcline, .srcline_ctx = sm->loc,
-			.visible = visible, .visible_ctx = sm->loc,
-		};
-
-		ret = a->fmt == FMT_JSON ? kmag_report_json(out, &r) : kmag_report_csv(out, &r);
-		ret = ret ? -EIO : 0;
+		return ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
 	}
-	ret = cli_out_close(&o, ret);
+	case FMT_CSV:
+		if (a->edges)
+			return kmag_export_edges_csv(out, &x) ? -EIO : 0;
+		return kmag_report_csv(out, &r) ? -EIO : 0;
+	case FMT_DOT:
+		x.srcline = srcline;
+		x.srcline_ctx = loc;
+		ret = kmag_export_dot(out, &x);
+		return ret == -ENOMEM ? cli_error("out of memory") : ret ? -EIO : 0;
+	default:
+		return kmag_report_json(out, &r) ? -EIO : 0;
+	}
+}
+
+/* Folded stacks, CSV, JSON or DOT of the call graph; returns the exit code. */
+static int export_graph(const struct export_args *a, const struct kmag_session *s)
+{
+	struct kmag_flame *fl = NULL;
+	struct cli_out o;
+	int ret;
+
+	/* everything that can refuse the trace runs before the output is opened */
+	if ((a->fmt == FMT_FOLDED && (ret = folded_prepare(a, s, &fl))) ||
+	    (ret = cli_out_open(a->output, &o))) {
+		kmag_flame_free(fl);
+		return ret;
+	}
+	ret = cli_out_close(&o, write_graph(a, s, o.f, fl));
 	kmag_flame_free(fl);
 	if (!ret) {
-		cli_symmap_warn(sm);
-		cli_warn_lost(kmag_trace_info(g.trace));
+		cli_warn_sources(s);
+		cli_warn_lost(kmag_session_info(s));
 	}
-	cli_graph_release(&g);
 	return ret;
 }
 
 int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct export_args a = { .split_bytes = KMAG_CHROME_SPLIT_DEFAULT };
-	struct kmag_srclines *lines = NULL;
-	struct kmag_err err = { 0 };
+	struct kmag_session *s = NULL;
 	int ret;
 
 	(void)cli;
-	a.sm.cmd = "export";
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	if (a.fmt == FMT_CHROME)
-		return export_chrome(&a, &a.in);
-	if (a.vmlinux && !(lines = kmag_srclines_open(a.vmlinux, &err)))
-		return cli_lib_error(&err, "cannot read the vmlinux");
-	if (a.fmt == FMT_PERFETTO)
-		ret = export_perfetto(&a, &a.in, lines);
-	else
-		ret = export_graph(&a, &a.in, lines);
-	cli_symmap_release(&a.sm);
-	kmag_srclines_free(lines);
+	if (a.fmt == FMT_CHROME || a.fmt == FMT_PERFETTO) {
+		if (!(ret = cli_session_open("export", &a.so, &s)))
+			ret = a.fmt == FMT_CHROME ? export_chrome(&a, s) : export_perfetto(&a, s);
+	} else {
+		/*
+		 * folded stacks need the call paths, pprof takes them where the
+		 * input has them (a profile's edges else); the tables, DOT and
+		 * pprof, the source files
+		 */
+		a.so.views.graph = true;
+		a.so.views.call_paths = a.fmt == FMT_FOLDED || a.fmt == FMT_PPROF;
+		a.so.views.paths_optional = a.fmt == FMT_PPROF;
+		a.so.symbols = a.fmt != FMT_FOLDED;
+		if (!(ret = cli_session_load("export", &a.so, &s)))
+			ret = export_graph(&a, s);
+	}
+	kmag_session_free(s);
 	return ret;
 }

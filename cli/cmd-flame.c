@@ -29,17 +29,18 @@ struct flame_args {
 	int per_key;		/* enum kmag_split_key: pid, comm (their order) */
 	unsigned long width;
 	double min_width;
-	struct cli_symmap sm;
-	struct cli_input in;
+	struct kmag_session_opts so;
 };
 
 /* The input filters and the path filter, for the subtitle. */
-static const char *all_filters(const struct flame_args *a, const char *filters, char *buf,
-			       size_t len)
+static const char *all_filters(const struct flame_args *a, const struct kmag_session *s,
+			       char *buf, size_t len)
 {
-	if (!a->sm.filter)
+	const char *filters = kmag_session_filters(s);
+
+	if (!kmag_session_pathfilter(s))
 		return filters;
-	snprintf(buf, len, "%s%spath %s", filters, filters[0] ? ", " : "", a->sm.filepath);
+	snprintf(buf, len, "%s%spath %s", filters, filters[0] ? ", " : "", a->so.filter_filepath);
 	return buf;
 }
 
@@ -80,10 +81,10 @@ static const struct cli_option flame_options[] = {
 			"SVG width (default 1200)"),
 	CLI_OPTION(0, "min-width", "PX", parse_min_width, min_width, double *,
 		   "leave out frames narrower than PX (default 0.1)"),
-	CLI_SYMMAP_OPTIONS(sm),
+	CLI_SYMMAP_OPTIONS(so),
 	CLI_NOTE("(a hidden function's callees sit on its nearest\n"
 		 "shown caller, its own time counts there)"),
-	CLI_INPUT_OPTIONS(in),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -94,12 +95,9 @@ _Static_assert(KMAG_FLAME_TIME == 0 && KMAG_FLAME_CALLS == 1 && KMAG_SPLIT_PID =
 
 static int parse_args(int argc, char **argv, struct flame_args *a)
 {
-	struct cli_input *in = &a->in;
 	int ret = cli_parse(&flame_cmd, argc, argv, flame_options, a);
 
-	if (ret)
-		return ret;
-	if ((ret = cli_input_arg("flame", argc, argv, in)))
+	if (ret || (ret = cli_input_arg("flame", argc, argv, &a->so.path)))
 		return ret;
 	if (!a->svg && !a->folded)
 		a->svg = "flame.svg";
@@ -112,14 +110,15 @@ static int parse_args(int argc, char **argv, struct flame_args *a)
 	return 0;
 }
 
-/* Explains why a graph has no stacks to draw; returns EXIT_ERR. */
-static int no_stacks(uint64_t func_events, bool has_stacks, const struct kmag_trace *t,
-		     const char *path, const char *filters)
+/* Explains why @s has no stacks to draw; returns EXIT_ERR. */
+static int no_stacks(uint64_t func_events, bool has_stacks, const struct kmag_session *s)
 {
+	const char *path = kmag_session_name(s);
+
 	if (!func_events)
 		return cli_error("%s holds no function calls%s; nothing to draw", path,
-				 filters[0] ? " that pass the filters" : "");
-	if (kmag_trace_info(t)->tracer == KMAG_TRACER_FUNCTION || !has_stacks)
+				 kmag_session_filters(s)[0] ? " that pass the filters" : "");
+	if (kmag_session_info(s)->tracer == KMAG_TRACER_FUNCTION || !has_stacks)
 		return cli_error("%s was recorded with the function tracer, which keeps only each call's direct caller, not its stack; record with function_graph (trace-cmd record -p function_graph) for a flame graph",
 				 path);
 	return cli_error("%s has no call stacks to draw", path);
@@ -128,7 +127,7 @@ static int no_stacks(uint64_t func_events, bool has_stacks, const struct kmag_tr
 static int write_outputs(const struct flame_args *a, struct kmag_flame *fl, const char *path,
 			 const char *filters)
 {
-	char subtitle[1024];
+	char subtitle[1536];
 	struct kmag_flame_svg_opts so = {
 		.title = a->title, .width = (unsigned)a->width, .icicle = a->icicle,
 		.min_width = a->min_width, .subtitle = subtitle,
@@ -159,117 +158,81 @@ static int write_outputs(const struct flame_args *a, struct kmag_flame *fl, cons
 	}
 	ret = cli_out_close(&fo, wf);
 	return cli_out_close(&sv, ret);
-	return 0;
 }
 
-/* Builds the flame from one graph per task. */
-static int flame_per_task(const struct flame_args *a, struct cli_input *in, struct kmag_flame *fl)
+/* Adds each task's graph (--per) to @fl; 0 or the exit code (printed). */
+static int add_tasks(const struct kmag_session *s, struct kmag_flame *fl)
 {
-	struct kmag_cg_opts copts = { .build_cct = true };
-	struct kmag_cg_split *split = NULL;
-	struct cli_stream s;
-	char buf[1200];
-	size_t i, drawn = 0;
+	const struct kmag_cg_split *split = kmag_session_split(s);
 	uint64_t func_events = 0;
-	int ret;
+	size_t i, drawn = 0;
 
-	in->unordered = false;	/* per-task stacks need time order */
-	ret = cli_stream_open("flame", in, &s);
-	if (ret)
-		return ret;
-	if (a->sm.filter)
-		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, a->sm.loc);
-	split = kmag_cg_split_new(s.trace, a->per_key, &copts);
-	if (!split) {
-		cli_stream_close(&s);
-		return cli_error("out of memory");
-	}
-	ret = cli_stream_read(&s, kmag_cg_split_event_fn, split);
-	if (ret < 0)
-		ret = cli_error("out of memory");
-	if (!ret && kmag_cg_split_finish(split))
-		ret = cli_error("out of memory");
-	for (i = 0; !ret && i < kmag_cg_split_count(split); i++) {
+	for (i = 0; i < kmag_cg_split_count(split); i++) {
 		const struct kmag_cg *cg = kmag_cg_split_graph(split, i);
-		int r = kmag_flame_add_graph(fl, cg, kmag_trace_symtab(s.trace),
+		int r = kmag_flame_add_graph(fl, cg, kmag_session_symtab(s),
 					     kmag_cg_split_name(split, i));
 
 		func_events += kmag_cg_summary(cg)->func_events;
 		if (r == -ENODATA)
 			continue;	/* a task with no function_graph calls */
 		if (r)
-			ret = cli_error("out of memory");
+			return cli_error("out of memory");
 		drawn++;
 	}
-	if (!ret && !drawn)
-		ret = no_stacks(func_events, false, s.trace, s.path, s.filters);
-	if (!ret)
-		ret = kmag_flame_finish(fl, a->weight) ? cli_error("out of memory") : 0;
+	return drawn ? 0 : no_stacks(func_events, false, s);
+}
+
+/* The flame graph of @s's stacks (of each task's, with --per); 0 or the exit code. */
+static int build(const struct flame_args *a, const struct kmag_session *s, struct kmag_flame *fl)
+{
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	int ret;
+
+	if (kmag_session_pathfilter(s))
+		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, kmag_session_srcloc(s));
+	if (a->per) {
+		ret = add_tasks(s, fl);
+	} else {
+		ret = kmag_flame_add_graph(fl, cg, kmag_session_symtab(s), NULL);
+		if (ret == -ENODATA)
+			ret = no_stacks(kmag_cg_summary(cg)->func_events,
+					kmag_cg_summary(cg)->has_stacks, s);
+		else if (ret)
+			ret = cli_error("out of memory");
+	}
+	if (!ret && kmag_flame_finish(fl, (enum kmag_flame_weight)a->weight))
+		ret = cli_error("out of memory");
 	if (!ret && !kmag_flame_total(fl, 0))
 		ret = cli_error("%s has no call durations to weigh the stacks by; use --weight calls",
-				s.path);
-	if (!ret) {
-		cli_warn_lost(kmag_trace_info(s.trace));
-		cli_symmap_warn(&a->sm);
-		ret = write_outputs(a, fl, s.path, all_filters(a, s.filters, buf, sizeof(buf)));
-	}
-	kmag_cg_split_free(split);
-	cli_stream_close(&s);
+				kmag_session_name(s));
 	return ret;
 }
 
 int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct flame_args a = { .min_width = -1,
-				.in = { .build_cct = true, .after_open = cli_symmap_after_open } };
-	struct cli_input *const in = &a.in;
-	struct kmag_flame *fl;
-	struct cli_graph g;
+	struct flame_args a = { .min_width = -1, .so = { .symbols = true } };
+	struct kmag_session *s = NULL;
+	struct kmag_flame *fl = NULL;
 	char buf[1200];
 	int ret;
 
 	(void)cli;
-	a.sm.cmd = "flame";
-	in->after_open_ctx = &a.sm;
 	ret = parse_args(argc, argv, &a);
-	if (!ret && !(fl = kmag_flame_new(a.reverse)))
-		ret = cli_error("out of memory");
-	if (ret) {
-		cli_symmap_release(&a.sm);
+	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	}
-	if (a.per) {
-		ret = flame_per_task(&a, in, fl);
-		kmag_flame_free(fl);
-		cli_symmap_release(&a.sm);
-		return ret;
-	}
-	ret = cli_load_graph("flame", in, &g);
-	if (ret) {
-		kmag_flame_free(fl);
-		cli_symmap_release(&a.sm);
-		return ret;
-	}
-	if (a.sm.filter)
-		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, a.sm.loc);
-	ret = kmag_flame_add_graph(fl, g.cg, kmag_trace_symtab(g.trace), NULL);
-	if (ret == -ENODATA)
-		ret = no_stacks(kmag_cg_summary(g.cg)->func_events,
-				kmag_cg_summary(g.cg)->has_stacks, g.trace, g.path, g.filters);
-	else if (ret)
+	/* the stacks of the whole trace, or one graph of stacks per task */
+	a.so.views.call_paths = true;
+	a.so.views.graph = !a.per;
+	a.so.views.split = a.per;
+	a.so.views.split_key = (enum kmag_split_key)a.per_key;
+	if (!(fl = kmag_flame_new(a.reverse)))
 		ret = cli_error("out of memory");
-	if (!ret && kmag_flame_finish(fl, a.weight))
-		ret = cli_error("out of memory");
-	if (!ret && !kmag_flame_total(fl, 0))
-		ret = cli_error("%s has no call durations to weigh the stacks by; use --weight calls",
-				g.path);
-	if (!ret) {
-		cli_warn_lost(kmag_trace_info(g.trace));
-		cli_symmap_warn(&a.sm);
-		ret = write_outputs(&a, fl, g.path, all_filters(&a, g.filters, buf, sizeof(buf)));
+	if (!ret && !(ret = cli_session_load("flame", &a.so, &s)) && !(ret = build(&a, s, fl))) {
+		cli_warn_lost(kmag_session_info(s));
+		cli_warn_sources(s);
+		ret = write_outputs(&a, fl, kmag_session_name(s), all_filters(&a, s, buf, sizeof(buf)));
 	}
 	kmag_flame_free(fl);
-	cli_graph_release(&g);
-	cli_symmap_release(&a.sm);
+	kmag_session_free(s);
 	return ret;
 }

@@ -89,13 +89,15 @@ static int check_tracer(struct merge *m, const char *path, enum kmag_tracer t)
  * Keeps the source file of each of @g's functions that @loc (the input's
  * symbol map, or the files its profile names) knows and no earlier input did.
  */
-static int add_files(struct merge *m, const struct cli_graph *g, struct kmag_srcloc *loc)
+static int add_files(struct merge *m, const struct kmag_session *s)
 {
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
-	const struct kmag_symtab *st = kmag_trace_symtab(g->trace);
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
+	const struct kmag_symtab *st = kmag_session_symtab(s);
+	struct kmag_srcloc *loc = kmag_session_srcloc(s);
 	size_t i;
 
-	for (i = 0; loc && i < kmag_cg_nr_nodes(g->cg); i++) {
+	for (i = 0; loc && i < kmag_cg_nr_nodes(cg); i++) {
 		const struct kmag_symmap_entry *e = kmag_srcloc_entry(loc, nodes[i].func, NULL);
 		const char *name = kmag_symtab_name(st, nodes[i].func);
 		kmag_func_t f = name ? kmag_symtab_find(m->st, name) : KMAG_FUNC_NONE;
@@ -125,45 +127,51 @@ static int add_files(struct merge *m, const struct cli_graph *g, struct kmag_src
 	return 0;
 }
 
+/* Adds @s's recordings: a profile's own, or the trace as one. 0 or the exit code. */
+static int add_sources(struct merge *m, const struct kmag_session *s, const char *path)
+{
+	const struct kmag_trace_info *info = kmag_session_info(s);
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
+	struct kmag_trace_source one = { .name = path, .uname = info->uname,
+					 .tracer = kmag_tracer_name(info->tracer),
+					 .events = info->events, .lost = info->lost };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < info->nr_sources; i++)
+		ret = add_source(m, &info->sources[i]);
+	if (ret || info->nr_sources)
+		return ret;
+	for (i = 0; i < kmag_cg_nr_nodes(cg); i++)
+		one.calls += nodes[i].st.calls;
+	return add_source(m, &one);
+}
+
 /* Reads @path (a trace or a profile) and adds it. Returns 0 or an exit code (printed). */
 static int merge_one(struct merge *m, const char *path)
 {
-	struct cli_symmap sm = { .cmd = "merge" };
-	struct cli_input in = { .path = path, .unordered = true,
-				.after_open = cli_symmap_after_open, .after_open_ctx = &sm };
+	/* sums only: the order across CPUs does not matter */
+	const struct kmag_session_opts so = { .path = path, .unordered = true, .symbols = true,
+					      .views = { .graph = true } };
 	const struct kmag_trace_info *info;
-	struct cli_graph g;
-	size_t i;
-	int ret = cli_load_graph("merge", &in, &g);
+	struct kmag_session *s;
+	int ret = cli_session_load("merge", &so, &s);
 
-	if (ret) {
-		cli_symmap_release(&sm);
+	if (ret)
 		return ret;
-	}
-	info = kmag_trace_info(g.trace);
+	info = kmag_session_info(s);
 	ret = check_tracer(m, path, info->tracer);
-	if (!ret && kmag_cg_merge(m->cg, m->st, g.cg, kmag_trace_symtab(g.trace)))
+	if (!ret && kmag_cg_merge(m->cg, m->st, kmag_session_graph(s), kmag_session_symtab(s)))
 		ret = cli_error("out of memory");
 	if (!ret)
-		ret = add_files(m, &g, sm.loc);
-	/* a profile brings its own recordings; a trace is one */
-	for (i = 0; !ret && i < info->nr_sources; i++)
-		ret = add_source(m, &info->sources[i]);
-	if (!ret && !info->nr_sources) {
-		struct kmag_trace_source s = { .name = path, .uname = info->uname,
-					       .tracer = kmag_tracer_name(info->tracer),
-					       .events = info->events, .lost = info->lost };
-		const struct kmag_cg_node *nodes = kmag_cg_nodes(g.cg);
-
-		for (i = 0; i < kmag_cg_nr_nodes(g.cg); i++)
-			s.calls += nodes[i].st.calls;
-		ret = add_source(m, &s);
-	}
+		ret = add_files(m, s);
+	if (!ret)
+		ret = add_sources(m, s, path);
 	m->events += info->events;
 	m->lost += info->lost;
 	m->lost_unknown |= info->lost_unknown;
-	cli_graph_release(&g);
-	cli_symmap_release(&sm);
+	kmag_session_free(s);
 	return ret;
 }
 

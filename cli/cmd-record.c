@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/filter.h"
 #include "kmag/record.h"
 
 static const struct cli_command record_cmd = {
@@ -109,6 +110,13 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* The symbol map's warnings, as every other warning. */
+static void note_to_stderr_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_warn("%s", msg);
+}
+
 /* Notes (repairs of killed runs, fallbacks) are shown even with -q. */
 static void note_to_stderr(void *ctx, const char *msg)
 {
@@ -188,7 +196,7 @@ struct record_args {
 	size_t nr_pids;
 	double seconds;
 	bool time_given, quiet;
-	struct cli_symmap sym;
+	struct kmag_symmap_choice sym;	/* --filter-filepath, --symbol-file-path */
 	/* parsed into other types than kmag_record_opts has */
 	unsigned long max_depth;
 	int compression;	/* zstd, none */
@@ -197,7 +205,7 @@ struct record_args {
 
 static void record_args_release(struct record_args *a)
 {
-	cli_symmap_release(&a->sym);
+	kmag_symmap_choice_release(&a->sym);
 	free(a->funcs.v);
 	free(a->names.v);
 	free(a->name_buf);
@@ -354,7 +362,7 @@ static const struct cli_option record_options[] = {
 		 "files: a substring (net/), a glob (fs/*/inode.c),\n"
 		 "'/' anchors at the tree root; needs a symbol map\n"
 		 "(kmag generate-symbol-map)"),
-	CLI_STRING(0, "symbol-file-path", "MAP", sym.map_path,
+	CLI_STRING(0, "symbol-file-path", "MAP", sym.path,
 		   "the symbol map (default: the running kernel's in\n"
 		   "~/.cache/kmag, or $KMAG_SYMBOL_MAP)"),
 	CLI_OPTION('n', "notrace", "GLOB", push_glob, notrace, struct strvec *,
@@ -469,8 +477,13 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		struct utsname u;
 
 		/* the map of the running kernel: its functions are the ones to trace */
-		if ((ret = cli_symmap_load(&a->sym, uname(&u) ? NULL : u.release, "this machine runs")))
-			return ret;
+		a->sym.release = uname(&u) ? NULL : u.release;
+		a->sym.for_what = "this machine runs";
+		a->sym.warn = note_to_stderr_warning;
+		ret = kmag_symmap_choose(&a->sym, &err);
+		a->sym.release = NULL;	/* (@u goes out of scope) */
+		if (ret)
+			return cli_lib_error(&err, "cannot load the symbol map");
 		a->o.path_map = a->sym.map;
 		a->o.path_filter = a->sym.filter;
 	}

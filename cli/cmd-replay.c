@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kmag/srclines.h"
 #include "kmag/render/calltree.h"
 #include "kmag/durations.h"
 
@@ -32,11 +31,10 @@ static const struct cli_command replay_cmd = {
 struct replay_args {
 	struct kmag_calltree_opts o;
 	const char *output;
-	const char *vmlinux;	/* --vmlinux */
 	const char *format;	/* -F */
 	unsigned long depth, limit;
 	enum cli_color color;
-	struct cli_input in;
+	struct kmag_session_opts so;
 };
 
 #define CLI_ARGS struct replay_args
@@ -46,15 +44,15 @@ static const struct cli_option replay_options[] = {
 	CLI_ULONG_RANGE('d', "depth", "N", depth, 1, UINT32_MAX,
 			"--depth expects a number of levels from 1, got \"%s\"",
 			"at most N levels (below F with --function)"),
-	CLI_MIN_DURATION_OPTION_HELP(in, "only calls lasting at least DUR (250us, 1.5ms, 2s; a\n"
+	CLI_MIN_DURATION_OPTION_HELP(so, "only calls lasting at least DUR (250us, 1.5ms, 2s; a\n"
 					 "bare number is microseconds), with their callers"),
 	CLI_FLAG(0, "errors", o.errors,
 		 "only calls that returned an error (-errno), with\n"
 		 "their callers (needs funcgraph-retval, Linux 6.5+)"),
 	CLI_ULONG(0, "limit", "N", limit, "stop after N calls"),
-	CLI_BTF_OPTION(in, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+	CLI_BTF_OPTION(so, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 			   "a vmlinux): name and print arguments as the kernel does"),
-	CLI_VMLINUX_OPTION(vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
+	CLI_VMLINUX_OPTION(so.vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
 				    "(funcgraph-retaddr) also as source lines"),
 	CLI_FORMAT("text|json", format, "text,json",
 		   "json: one object per call, when it returns (JSON\n"
@@ -62,7 +60,7 @@ static const struct cli_option replay_options[] = {
 		   "start_ns, duration_ns, self_ns, flags, retval)"),
 	CLI_STRING('o', "output", "PATH", output, "write to PATH (default: standard output)"),
 	CLI_COLOR_OPTION(color),
-	CLI_INPUT_OPTIONS(in),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -71,60 +69,59 @@ static const struct cli_option replay_options[] = {
 
 static int parse_args(int argc, char **argv, struct replay_args *a)
 {
-	struct cli_input *in = &a->in;
-	const char *fmt;
 	int ret = cli_parse(&replay_cmd, argc, argv, replay_options, a);
 
-	if (ret)
+	if (ret || (ret = cli_input_arg("replay", argc, argv, &a->so.path)) ||
+	    (ret = cli_output_format("replay", a->output, "text,json", &a->format)))
 		return ret;
 	a->o.max_depth = (uint32_t)a->depth;
 	a->o.limit = a->limit;
-	fmt = a->format;
-	if ((ret = cli_input_arg("replay", argc, argv, in)))
-		return ret;
-	if ((ret = cli_output_format("replay", a->output, "text,json", &fmt)))
-		return ret;
-	a->o.format = fmt && !strcmp(fmt, "json") ? KMAG_CALLTREE_JSON : KMAG_CALLTREE_TEXT;
+	a->o.format = a->format && !strcmp(a->format, "json") ? KMAG_CALLTREE_JSON :
+								 KMAG_CALLTREE_TEXT;
 	/* the filter on durations is the printer's (it keeps the callers' lines), not the graph's */
-	a->o.min_duration_ns = in->min_duration_ns;
-	in->min_duration_ns = 0;
+	a->o.min_duration_ns = a->so.min_duration_ns;
+	a->so.min_duration_ns = 0;
 	if (a->output && !strcmp(a->output, "-"))
 		a->output = NULL;
 	return 0;
 }
 
-static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli)
+/* What the printer could not say itself: a function never called, no calls, lost events. */
+static int tell(const struct replay_args *a, const struct kmag_session *s,
+		const struct kmag_calltree_stats *st)
 {
-	const struct kmag_calltree_stats *st;
+	const char *name = kmag_session_name(s);
+	bool filtered = kmag_session_filters(s)[0];
+
+	if (a->o.function && !st->function_seen)
+		return cli_error("%s has no call of %s%s", name, a->o.function,
+				 filtered ? " that passes the filters" : "");
+	if (!st->calls)
+		cli_warn("%s holds no function calls%s", name, filtered ? " that pass the filters" : "");
+	cli_warn_lost(kmag_session_info(s));
+	return 0;
+}
+
+/* The calls, printed while @s reads them; returns the exit code. */
+static int print_calls(struct replay_args *a, struct kmag_session *s, bool tty)
+{
 	struct kmag_err err = { 0 };
 	struct kmag_calltree *c;
-	struct cli_stream s;
 	struct cli_out o;
 	int ret;
 
-	in->unordered = false;	/* per-task call stacks need time order */
-	if (a->vmlinux && !(a->o.lines = kmag_srclines_open(a->vmlinux, &err)))
-		return cli_lib_error(&err, "cannot read the vmlinux");
-	if ((ret = cli_stream_open("replay", in, &s))) {
-		kmag_srclines_free(a->o.lines);
+	a->o.source = kmag_session_name(s);
+	a->o.lines = kmag_session_srclines(s);
+	if ((ret = cli_out_open(a->output, &o)))
 		return ret;
-	}
-	a->o.source = s.path;
-	if ((ret = cli_out_open(a->output, &o))) {
-		cli_stream_close(&s);
-		kmag_srclines_free(a->o.lines);
-		return ret;
-	}
-	a->o.colour = a->o.format == KMAG_CALLTREE_TEXT &&
-		      cli_color_on(a->color, !a->output && cli->stdout_tty);
-	c = kmag_calltree_new(s.trace, o.f, &a->o, &err);
-	if (!c) {
+	a->o.colour = a->o.format == KMAG_CALLTREE_TEXT && cli_color_on(a->color, !a->output && tty);
+	c = kmag_calltree_new(kmag_session_trace(s), o.f, &a->o, &err);
+	if (!c || kmag_session_tap(s, kmag_calltree_event_fn, c)) {
 		cli_out_close(&o, -ENOMEM);
-		cli_stream_close(&s);
-		kmag_srclines_free(a->o.lines);
+		kmag_calltree_free(c);
 		return cli_lib_error(&err, "cannot start the replay");
 	}
-	ret = cli_stream_read(&s, kmag_calltree_event_fn, c);
+	ret = cli_session_read(s);
 	if (ret < 0) {
 		err = *kmag_calltree_error(c);
 		ret = err.code == EIO ? -EIO : cli_lib_error(&err, "cannot replay the trace");
@@ -132,27 +129,22 @@ static int run(struct replay_args *a, struct cli_input *in, struct kmag_cli *cli
 	if (!ret && kmag_calltree_finish(c, &err))
 		ret = err.code == EIO ? -EIO : cli_lib_error(&err, "cannot replay the trace");
 	ret = cli_out_close(&o, ret);
-	st = kmag_calltree_stats(c);
-	if (!ret && a->o.function && !st->function_seen)
-		ret = cli_error("%s has no call of %s%s", s.path, a->o.function,
-				s.filters[0] ? " that passes the filters" : "");
-	else if (!ret && !st->calls)
-		cli_warn("%s holds no function calls%s", s.path,
-			 s.filters[0] ? " that pass the filters" : "");
 	if (!ret)
-		cli_warn_lost(kmag_trace_info(s.trace));
+		ret = tell(a, s, kmag_calltree_stats(c));
 	kmag_calltree_free(c);
-	cli_stream_close(&s);
-	kmag_srclines_free(a->o.lines);
 	return ret;
 }
 
 int cmd_replay(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct replay_args a = { .color = CLI_COLOR_AUTO };
+	struct kmag_session *s = NULL;
 	int ret = parse_args(argc, argv, &a);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	return run(&a, &a.in, cli);
+	if (!(ret = cli_session_open("replay", &a.so, &s)))
+		ret = print_calls(&a, s, cli->stdout_tty);
+	kmag_session_free(s);
+	return ret;
 }

@@ -29,95 +29,16 @@ static const struct cli_command report_cmd = {
 
 #define MAX_ARG_SPECS 16
 
-/* What the report collects next to the call graph. */
-struct report_extra {
-	struct cli_symmap *sm;
-	bool want_probes;
-	struct cli_probe_hits ph;	/* probes of a trace.dat (not with --slowest) */
-	struct kmag_slowest *slowest;
-	bool want_errors;
-	struct kmag_errors *errors;	/* --errors, made once the trace is open */
-	struct cli_errors_types types;	/* its return types */
-	const char *btf_path;		/* --btf */
-	const char *arg_specs[MAX_ARG_SPECS];	/* --arg FUNC:ARG */
-	size_t nr_arg_specs;
-	struct kmag_argstats *argstats;
-	const char *vmlinux;		/* --vmlinux */
-	bool want_callsites;		/* --vmlinux with --callers/--callees */
-	struct kmag_srclines *lines;
-	struct kmag_callsites *callsites;
-};
-
-static int report_after_open(void *ctx, struct kmag_trace *t)
-{
-	struct report_extra *x = ctx;
-	/* probe hits annotate the functions they probe, whenever the trace has formats */
-	int ret = x->slowest ? cli_symmap_after_open(x->sm, t) : cli_probe_hits_after_open(&x->ph, t);
-
-	if (ret)
-		return ret;
-	if (x->want_errors) {
-		if (!(x->errors = kmag_errors_new(kmag_trace_symtab(t))))
-			return cli_error("out of memory");
-		if ((ret = cli_errors_use_types(&x->types, x->errors, t, x->btf_path)))
-			return ret;
-	}
-	if (x->want_probes && kmag_trace_info(t)->format != KMAG_INPUT_TRACEDAT)
-		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
-	if (x->want_callsites && !(x->callsites = kmag_callsites_new(kmag_trace_symtab(t), x->lines)))
-		return cli_error("out of memory");
-	if (x->nr_arg_specs) {
-		struct kmag_err err = { 0 };
-
-		if (!(x->argstats = kmag_argstats_new(t)))
-			return cli_error("out of memory");
-		for (size_t i = 0; i < x->nr_arg_specs; i++)
-			if (kmag_argstats_want(x->argstats, x->arg_specs[i], &err))
-				return cli_lib_error(&err, "out of memory");
-	}
-	return 0;
-}
-
-static int extra_tap(const struct kmag_event *ev, void *ctx)
-{
-	struct report_extra *x = ctx;
-
-	return x->ph.probes ? cli_probe_hits_tap(ev, &x->ph) : 0;
-}
-
-/* --slowest, --arg: the calls are the graph's own, from its replay */
-static int slowest_with_graph(void *ctx, struct kmag_cg *cg)
-{
-	struct report_extra *x = ctx;
-
-	if (x->slowest && kmag_slowest_subscribe(x->slowest, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	if (x->argstats && kmag_argstats_subscribe(x->argstats, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	if (x->callsites && kmag_callsites_subscribe(x->callsites, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	return 0;
-}
-
-/* --errors: where errors were born, from the graph's replay */
-static int errors_with_graph(void *ctx, struct kmag_cg *cg)
-{
-	struct report_extra *x = ctx;
-
-	if (kmag_errors_subscribe(x->errors, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	return 0;
-}
-
 /* The command line of a report. */
 struct report_args {
 	const char *format, *focus;	/* focus: --callers/--callees FUNC */
 	unsigned long limit, slowest;
 	bool limit_set, sort_set;
+	bool probes, errors;		/* --probes, --errors */
+	const char *arg_specs[MAX_ARG_SPECS];	/* --arg FUNC:ARG */
+	size_t nr_arg_specs;
 	struct kmag_report r;		/* sort, callers */
-	struct report_extra x;		/* --probes, --errors, --arg, --vmlinux */
-	struct cli_input in;
-	struct cli_symmap sm;
+	struct kmag_session_opts so;
 };
 
 static int parse_sort(const struct cli_option *o, void *value, const char *arg, const char *cmd)
@@ -144,15 +65,15 @@ static int parse_focus(const struct cli_option *o, void *value, const char *arg,
 static int parse_arg_spec(const struct cli_option *o, void *value, const char *arg,
 			  const char *cmd)
 {
-	struct report_extra *x = &((struct report_args *)value)->x;
+	struct report_args *a = value;
 
 	(void)o;
 	if (!strchr(arg, ':') || arg[0] == ':' || !strchr(arg, ':')[1])
 		return cli_usage_error(cmd, "--arg expects FUNCTION:ARGUMENT like vfs_write:count, got \"%s\"",
 				       arg);
-	if (x->nr_arg_specs == MAX_ARG_SPECS)
+	if (a->nr_arg_specs == MAX_ARG_SPECS)
 		return cli_usage_error(cmd, "at most %d --arg options", MAX_ARG_SPECS);
-	x->arg_specs[x->nr_arg_specs++] = arg;
+	a->arg_specs[a->nr_arg_specs++] = arg;
 	return 0;
 }
 
@@ -168,7 +89,7 @@ static const struct cli_option report_options[] = {
 	CLI_CALLBACK(0, "callers", "FUNC", parse_focus, "who called FUNC, with counts and times"),
 	CLI_CALLBACK(0, "callees", "FUNC", parse_focus, "what FUNC called"),
 	CLI_FORMAT("FMT", format, "text,json,csv", "text (default), json or csv"),
-	CLI_FLAG(0, "probes", x.want_probes,
+	CLI_FLAG(0, "probes", probes,
 		 "the probe events (kmag record --kprobe/--uprobe):\n"
 		 "hits per probe, and per argument min, max, mean,\n"
 		 "the most frequent values and a histogram (text or\n"
@@ -177,7 +98,7 @@ static const struct cli_option report_options[] = {
 			"the N longest calls with their call chains, and\n"
 			"where recorded their arguments, return values and\n"
 			"call sites (function_graph traces; text or json)"),
-	CLI_FLAG(0, "errors", x.want_errors,
+	CLI_FLAG(0, "errors", errors,
 		 "where the errors were born, as `kmag errors` shows\n"
 		 "them (needs funcgraph-retval; text or json)"),
 	CLI_CALLBACK(0, "arg", "FUNC:ARG", parse_arg_spec,
@@ -185,55 +106,64 @@ static const struct cli_option report_options[] = {
 		     "min, max, the most frequent values, a histogram by\n"
 		     "power of two (funcgraph-args, Linux 6.15+; text or\n"
 		     "json; repeatable)"),
-	CLI_BTF_OPTION(in, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+	CLI_BTF_OPTION(so, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 			   "a vmlinux): names a trace.dat's arguments for --arg\n"
 			   "and --slowest"),
-	CLI_VMLINUX_OPTION(x.vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
-				      "(funcgraph-retaddr) as source lines, per caller with\n"
-				      "--callers/--callees, per call with --slowest"),
-	CLI_MIN_DURATION_OPTION(in),
-	CLI_SYMMAP_OPTIONS(sm),
-	CLI_INPUT_OPTIONS(in),
+	CLI_VMLINUX_OPTION(so.vmlinux, "the kernel's vmlinux with DWARF: call sites\n"
+				       "(funcgraph-retaddr) as source lines, per caller with\n"
+				       "--callers/--callees, per call with --slowest"),
+	CLI_MIN_DURATION_OPTION(so),
+	CLI_SYMMAP_OPTIONS(so),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
 };
 #undef CLI_ARGS
 
-/* Parses the options; returns 0, -1 after --help, or the exit code of a usage error. */
-static int parse_args(int argc, char **argv, struct report_args *a)
+/* The options that only some views take, or in some formats: refused rather than ignored. */
+static int check_views(const struct report_args *a)
 {
-	struct report_extra *x = &a->x;
-	struct cli_input *in = &a->in;
-	struct cli_symmap *sm = &a->sm;
-	int ret = cli_parse(&report_cmd, argc, argv, report_options, a);
+	int ret;
 
-	if (ret)
-		return ret;
-	if ((ret = cli_input_arg("report", argc, argv, in)))
-		return ret;
-	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
-		a->limit = 50;
 	/* one view at a time; which formats each view has: cli/formats.c */
-	if (x->want_probes + !!a->slowest + !!a->focus + x->want_errors + !!x->nr_arg_specs > 1)
+	if (a->probes + !!a->slowest + !!a->focus + a->errors + !!a->nr_arg_specs > 1)
 		return cli_usage_error("report", "--probes, --slowest, --errors, --arg and --callers/--callees are separate views: give one");
-	/* options that only some views use: refused elsewhere rather than ignored */
-	if (x->vmlinux && !a->slowest && !a->focus)
+	if (a->so.vmlinux && !a->slowest && !a->focus)
 		return cli_usage_error("report", "--vmlinux shows call sites with --callers, --callees or --slowest: add one");
-	if (a->slowest && sm->filepath)
+	if (a->slowest && a->so.filter_filepath)
 		return cli_usage_error("report", "--filter-filepath filters the functions table, not the --slowest calls: leave it out");
 	if (a->slowest && (a->sort_set || a->limit_set))
 		return cli_usage_error("report", "--sort and --limit order and cut the functions table; --slowest N keeps the N longest calls, longest first");
-	if (x->vmlinux && (ret = cli_format_check("report", "--vmlinux", a->format)))
+	if ((a->so.vmlinux && (ret = cli_format_check("report", "--vmlinux", a->format))) ||
+	    (a->errors && (ret = cli_format_check("report", "--errors", a->format))) ||
+	    (a->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format))) ||
+	    (a->probes && (ret = cli_format_check("report", "--probes", a->format))) ||
+	    (a->slowest && (ret = cli_format_check("report", "--slowest", a->format))))
 		return ret;
-	if (x->want_errors && (ret = cli_format_check("report", "--errors", a->format)))
+	return 0;
+}
+
+/* Parses the options; returns 0, -1 after --help, or the exit code of a usage error. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	struct kmag_session_views *v = &a->so.views;
+	int ret = cli_parse(&report_cmd, argc, argv, report_options, a);
+
+	if (ret || (ret = cli_input_arg("report", argc, argv, &a->so.path)) ||
+	    (ret = check_views(a)))
 		return ret;
-	if (x->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format)))
-		return ret;
-	if (x->want_probes && (ret = cli_format_check("report", "--probes", a->format)))
-		return ret;
-	if (a->slowest && (ret = cli_format_check("report", "--slowest", a->format)))
-		return ret;
+	if (!a->limit_set && !strcmp(a->format, "text") && !a->focus)
+		a->limit = 50;
+	/* the views: the functions table always; probe hits annotate it (not --slowest's) */
+	v->graph = true;
+	v->probes = !a->slowest;
+	v->slowest = a->slowest;
+	v->errors = a->errors;
+	v->args = a->arg_specs;
+	v->nr_args = a->nr_arg_specs;
+	v->callsites = a->so.vmlinux && a->focus;	/* --slowest resolves its calls' own */
+	a->so.symbols = true;
 	return 0;
 }
 
@@ -242,18 +172,18 @@ static int parse_args(int argc, char **argv, struct report_args *a)
  * refused with a message, as visualize --heat total is, rather than a table
  * of zeros sorted by nothing. Returns 0 or EXIT_ERR.
  */
-static int check_durations(const struct report_args *a, const struct cli_graph *g)
+static int check_durations(const struct report_args *a, const struct kmag_session *s)
 {
 	static const char *const timed[] = {
 		[KMAG_SORT_TOTAL] = "total", [KMAG_SORT_SELF] = "self", [KMAG_SORT_AVG] = "avg",
 		[KMAG_SORT_MAX] = "max", [KMAG_SORT_MIN] = "min",
 	};
 
-	const struct kmag_trace_info *info = kmag_trace_info(g->trace);
+	const struct kmag_trace_info *info = kmag_session_info(s);
 
 	if (a->slowest && info->format == KMAG_INPUT_PROFILE)
 		return cli_error("%s is a profile (sums of calls, from report --format json or merge): --slowest needs a trace's calls",
-				 g->path);
+				 kmag_session_name(s));
 	/* has_durations tells the exit format has times; a function tracer never fills them */
 	if (info->tracer == KMAG_TRACER_FUNCTION_GRAPH && info->has_durations)
 		return 0;
@@ -266,67 +196,54 @@ static int check_durations(const struct report_args *a, const struct cli_graph *
 }
 
 /* --slowest N: prints the calls; returns the exit code. */
-static int print_slowest(struct report_extra *x, struct cli_graph *g, const char *format)
+static int print_slowest(const struct report_args *a, const struct kmag_session *s)
 {
-	int ret;
+	int (*print)(FILE *, const struct kmag_slowest *, const struct kmag_symtab *,
+		     const struct kmag_trace *, struct kmag_srclines *) =
+		!strcmp(a->format, "json") ? kmag_slowest_json : kmag_slowest_text;
 
-	kmag_slowest_finish(x->slowest);
-	if (!strcmp(format, "json"))
-		ret = kmag_slowest_json(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace,
-					x->lines);
-	else
-		ret = kmag_slowest_text(stdout, x->slowest, kmag_trace_symtab(g->trace), g->trace,
-					x->lines);
-	return cli_write_error(NULL, ret);
+	return cli_write_error(NULL, print(stdout, kmag_session_slowest(s), kmag_session_symtab(s),
+					   kmag_session_trace(s), kmag_session_srclines(s)));
 }
 
 /* --errors: prints where the errors were born; returns the exit code. */
-static int print_errors(struct report_args *a, struct report_extra *x, struct cli_graph *g)
+static int print_errors(const struct report_args *a, const struct kmag_session *s)
 {
+	struct kmag_errors *e = kmag_session_errors(s);
 	struct kmag_errors_render_opts o = {
 		.format = !strcmp(a->format, "json") ? KMAG_ERRORS_JSON : KMAG_ERRORS_TEXT,
 		.limit = a->limit_set ? a->limit : 0,
-		.source = g->path,
-		.types_from = x->types.from,
+		.source = kmag_session_name(s),
+		.types_from = kmag_session_types_from(s),
 	};
-	int ret = kmag_errors_finish(x->errors);
 
-	if (ret)
-		return cli_error("cannot find the errors of %s: %s", g->path, strerror(-ret));
-	if (kmag_trace_info(g->trace)->format == KMAG_INPUT_PROFILE)
+	if (kmag_session_info(s)->format == KMAG_INPUT_PROFILE)
 		return cli_error("%s is a profile (sums of calls, from report --format json or merge): --errors needs a trace's calls",
-				 g->path);
-	if (!kmag_errors_stats(x->errors)->calls_with_retval)
-		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g->path);
-	ret = kmag_errors_render(stdout, x->errors, kmag_trace_symtab(g->trace), &o);
-	return cli_write_error(NULL, ret);
+				 o.source);
+	if (!kmag_errors_stats(e)->calls_with_retval)
+		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, o.source);
+	return cli_write_error(NULL, kmag_errors_render(stdout, e, kmag_session_symtab(s), &o));
 }
 
 /* --arg: prints the argument summaries; returns the exit code. */
-static int print_argstats(struct report_extra *x, const char *format)
+static int print_argstats(const struct report_args *a, const struct kmag_session *s)
 {
-	int ret;
+	struct kmag_argstats *st = kmag_session_argstats(s);
 
-	kmag_argstats_finish(x->argstats);
-	if (!strcmp(format, "json"))
-		ret = kmag_argstats_json(stdout, x->argstats);
-	else
-		ret = kmag_argstats_text(stdout, x->argstats);
-	return cli_write_error(NULL, ret);
+	return cli_write_error(NULL, !strcmp(a->format, "json") ? kmag_argstats_json(stdout, st) :
+								  kmag_argstats_text(stdout, st));
 }
 
 /* --probes: prints the probe statistics; returns the exit code. */
-static int print_probes(struct report_extra *x, struct cli_graph *g, const char *format)
+static int print_probes(const struct report_args *a, const struct kmag_session *s)
 {
-	int ret;
+	struct kmag_probes *p = kmag_session_probes(s);
 
-	if (kmag_probes_finish(x->ph.probes))
-		return cli_error("out of memory");
-	if (!strcmp(format, "json"))
-		ret = kmag_probes_json(stdout, x->ph.probes, kmag_trace_symtab(g->trace));
-	else
-		ret = kmag_probes_text(stdout, x->ph.probes, kmag_trace_symtab(g->trace));
-	return cli_write_error(NULL, ret);
+	if (!p)
+		return cli_error("--probes needs a trace.dat: text traces carry no event formats to decode probe arguments");
+	return cli_write_error(NULL, !strcmp(a->format, "json") ?
+					     kmag_probes_json(stdout, p, kmag_session_symtab(s)) :
+					     kmag_probes_text(stdout, p, kmag_session_symtab(s)));
 }
 
 static const char *call_sites_cb(void *ctx, kmag_func_t caller, kmag_func_t callee, char *buf,
@@ -335,124 +252,95 @@ static const char *call_sites_cb(void *ctx, kmag_func_t caller, kmag_func_t call
 	return kmag_callsites_describe(ctx, caller, callee, buf, size);
 }
 
-/* The functions table, or one function's callers/callees; returns the exit code. */
-static int print_table(struct report_args *a, struct report_extra *x, struct cli_graph *g,
-		       struct cli_symmap *sm)
+/* The source files of the table: file:line, and the path filter with its counts. */
+static void table_sources(struct report_args *a, const struct kmag_session *s, char *filters,
+			  size_t size)
 {
+	struct kmag_report *r = &a->r;
+	struct kmag_srcloc *loc = kmag_session_srcloc(s);
+	char path[600];
+
+	if (!loc)
+		return;
+	r->srcline = kmag_srcloc_report_cb;
+	r->srcline_ctx = loc;
+	if (!kmag_session_pathfilter(s))
+		return;
+	r->visible = kmag_srcloc_visible_cb;
+	r->visible_ctx = loc;
+	cli_describe_path(s, a->so.filter_filepath, path, sizeof(path));
+	snprintf(filters, size, "%s%s%s", r->filters, r->filters[0] ? ", " : "", path);
+	r->filters = filters;
+}
+
+/* The functions table, or one function's callers/callees; returns the exit code. */
+static int print_table(struct report_args *a, const struct kmag_session *s)
+{
+	struct kmag_probes *p = kmag_session_probes(s);
 	struct kmag_report *r = &a->r;
 	char filters[1200];
 	int ret;
 
-	if (cli_probe_hits_any(&x->ph)) {
-		r->probe_hits = cli_probe_hits_of;
-		r->probe_hits_ctx = &x->ph;
+	if (p && kmag_probes_count(p)) {
+		r->probe_hits = kmag_probes_hits_cb;
+		r->probe_hits_ctx = p;
 	}
-	if (x->callsites) {
+	if (kmag_session_callsites(s)) {
 		r->call_sites = call_sites_cb;
-		r->call_sites_ctx = x->callsites;
+		r->call_sites_ctx = kmag_session_callsites(s);
 	}
-	r->cg = g->cg;
-	r->st = kmag_trace_symtab(g->trace);
-	r->info = kmag_trace_info(g->trace);
-	r->input = g->path;
-	r->filters = g->filters;
+	r->cg = kmag_session_graph(s);
+	r->st = kmag_session_symtab(s);
+	r->info = kmag_session_info(s);
+	r->input = kmag_session_name(s);
+	r->filters = kmag_session_filters(s);
 	r->limit = a->limit;
-	if (sm->loc) {
-		char path[600];
-
-		r->srcline = kmag_srcloc_report_cb;
-		r->srcline_ctx = sm->loc;
-		if (sm->filter) {
-			r->visible = kmag_srcloc_visible_cb;
-			r->visible_ctx = sm->loc;
-			cli_symmap_describe(sm, g, path, sizeof(path));
-			snprintf(filters, sizeof(filters), "%s%s%s", g->filters,
-				 g->filters[0] ? ", " : "", path);
-			r->filters = filters;
-		}
-	}
-	if (a->focus) {
-		if ((ret = cli_find_function(g, r->callers ? "--callers" : "--callees", a->focus,
-					     &r->focus)))
-			return ret;
-	}
+	table_sources(a, s, filters, sizeof(filters));
+	if (a->focus && (ret = cli_find_function(s, r->callers ? "--callers" : "--callees",
+						 a->focus, &r->focus)))
+		return ret;
 	if (!strcmp(a->format, "json"))
 		ret = kmag_report_json(stdout, r);
 	else if (!strcmp(a->format, "csv"))
 		ret = kmag_report_csv(stdout, r);
 	else
 		ret = kmag_report_text(stdout, r);
-	if (!strcmp(a->format, "text") && kmag_cg_summary(g->cg)->events == 0)
-		cli_warn("the trace holds no events%s", g->filters[0] ? " that pass the filters" : "");
-	cli_symmap_warn(sm);
+	if (!strcmp(a->format, "text") && kmag_cg_summary(r->cg)->events == 0)
+		cli_warn("the trace holds no events%s",
+			 kmag_session_filters(s)[0] ? " that pass the filters" : "");
+	cli_warn_sources(s);
 	return cli_write_error(NULL, ret);
+}
+
+/* The view the options asked for; returns the exit code. */
+static int render(struct report_args *a, const struct kmag_session *s)
+{
+	int ret = check_durations(a, s);
+
+	if (ret)
+		return ret;
+	if (a->slowest)
+		return print_slowest(a, s);
+	if (a->errors)
+		return print_errors(a, s);
+	if (a->nr_arg_specs)
+		return print_argstats(a, s);
+	if (a->probes)
+		return print_probes(a, s);
+	return print_table(a, s);
 }
 
 int cmd_report(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct report_args a = { .format = "text", .r = { .focus = -1 }, .sm = { .cmd = "report" } };
-	struct report_extra *const x = &a.x;
-	struct cli_input *const in = &a.in;
-	struct cli_symmap *const sm = &a.sm;
-	struct cli_graph g = { 0 };
-	int ret;
+	struct report_args a = { .format = "text", .r = { .focus = -1 } };
+	struct kmag_session *s = NULL;
+	int ret = parse_args(argc, argv, &a);
 
 	(void)cli;
-	x->sm = sm;
-	x->ph.sm = sm;
-	in->after_open = report_after_open;
-	in->after_open_ctx = x;
-	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	if (a.slowest) {
-		x->slowest = kmag_slowest_new(a.slowest);
-		if (!x->slowest)
-			return cli_error("out of memory");
-	}
-	if (x->vmlinux) {
-		struct kmag_err err = { 0 };
-
-		if (!(x->lines = kmag_srclines_open(x->vmlinux, &err)))
-			return cli_lib_error(&err, "cannot read the vmlinux");
-		x->want_callsites = a.focus != NULL;	/* --slowest resolves its calls' own */
-	}
-	if (a.slowest || x->nr_arg_specs || x->vmlinux) {
-		in->with_graph = slowest_with_graph;
-		in->with_graph_ctx = x;
-	}
-	if (x->want_errors) {
-		in->with_graph = errors_with_graph;
-		in->with_graph_ctx = x;
-	}
-	/* x->ph.probes is made by report_after_open() once the trace is open */
-	in->tap = extra_tap;
-	in->tap_ctx = x;
-
-	x->btf_path = in->btf_path;
-	ret = cli_load_graph("report", in, &g);
-	if (ret)
-		goto out;
-	if ((ret = check_durations(&a, &g)))
-		goto out;
-	if (x->slowest)
-		ret = print_slowest(x, &g, a.format);
-	else if (x->want_errors)
-		ret = print_errors(&a, x, &g);
-	else if (x->argstats)
-		ret = print_argstats(x, a.format);
-	else if (x->want_probes)
-		ret = print_probes(x, &g, a.format);
-	else
-		ret = print_table(&a, x, &g, sm);
-out:
-	cli_probe_hits_release(&x->ph);
-	kmag_slowest_free(x->slowest);
-	kmag_errors_free(x->errors);
-	kmag_argstats_free(x->argstats);
-	kmag_callsites_free(x->callsites);
-	kmag_srclines_free(x->lines);
-	cli_graph_release(&g);
-	cli_symmap_release(sm);
+	if (!(ret = cli_session_load("report", &a.so, &s)))
+		ret = render(&a, s);
+	kmag_session_free(s);
 	return ret;
 }

@@ -33,7 +33,8 @@ static const struct cli_command tui_cmd = {
 /* The command line of tui. */
 struct tui_args {
 	unsigned long keep;	/* --keep-calls, 0: not given */
-	struct cli_input in;
+	struct kmag_callsample_opts ko;
+	struct kmag_session_opts so;
 };
 
 #define CLI_ARGS struct tui_args
@@ -44,80 +45,76 @@ static const struct cli_option tui_options[] = {
 			"calls kept per function for each reason: the N\n"
 			"slowest, the first N failing, the first N (default\n"
 			"50, 50 and 20); trees keep up to 2000 calls each"),
-	CLI_INPUT_OPTIONS(in),
+	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
 };
 #undef CLI_ARGS
 
-static int parse_args(int argc, char **argv, struct kmag_callsample_opts *ko, struct tui_args *a)
+static int parse_args(int argc, char **argv, struct tui_args *a)
 {
 	int ret = cli_parse(&tui_cmd, argc, argv, tui_options, a);
 
 	if (ret)
 		return ret;
 	if (a->keep)
-		ko->slowest = ko->failing = ko->first = a->keep;
-	return cli_input_arg("tui", argc, argv, &a->in);
+		a->ko.slowest = a->ko.failing = a->ko.first = a->keep;
+	return cli_input_arg("tui", argc, argv, &a->so.path);
 }
 
-static int keep_with_graph(void *ctx, struct kmag_cg *cg)
+/* The explorer on @s, until the user quits; returns the exit code. */
+static int explore(const struct kmag_session *s, uint64_t start)
 {
-	if (kmag_callsample_subscribe(ctx, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	return 0;
+	const char *filters = kmag_session_filters(s);
+	char title[1024];
+	struct tui *t;
+	int ret = 0;
+
+	snprintf(title, sizeof(title), "%s%s%s%s", kmag_session_name(s), filters[0] ? " (" : "",
+		 filters, filters[0] ? ")" : "");
+	t = tui_new(&(struct tui_data){ .cg = kmag_session_graph(s), .st = kmag_session_symtab(s),
+					.trace = kmag_session_trace(s),
+					.sample = kmag_session_calls(s), .title = title });
+	if (!t)
+		ret = cli_error("out of memory");
+#if KMAG_HAVE_TUI
+	else
+		ret = tui_run(t, getenv("KMAG_TUI_TRACE"), start);
+#else
+	(void)start;
+#endif
+	tui_free(t);
+	return ret;
 }
 
 int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct tui_args a = { 0 };
-	struct cli_input *const in = &a.in;
-	/* longer trees than the page's: a terminal scrolls them cheaply */
-	struct kmag_callsample_opts ko = {
-		.slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
-		.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 200000,
+	/* the graph and a sample of each function's calls, with longer trees than the
+	   page's: a terminal scrolls them cheaply */
+	struct tui_args a = {
+		.ko = { .slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
+			.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 200000 },
+		.so = { .views = { .graph = true, .calls = true } },
 	};
-	struct cli_graph g = { 0 };
-	struct kmag_callsample *keep;
+	struct kmag_session *s = NULL;
 	struct timespec ts;
-	char title[1024];
-	struct tui *t;
 	uint64_t start;
 	int ret;
 
+	(void)cli;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if ((ret = parse_args(argc, argv, &ko, &a)))
+	if ((ret = parse_args(argc, argv, &a)))
 		return ret < 0 ? EXIT_OK : ret;
 	if (cli_lacks_feature(KMAG_FEATURE_TUI, "tui"))
 		return EXIT_ERR;
 	/* before reading what may be gigabytes */
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return cli_error("tui needs a terminal (standard input and output)");
-	if (!(keep = kmag_callsample_new(&ko)))
-		return cli_error("out of memory");
-	in->with_graph = keep_with_graph;
-	in->with_graph_ctx = keep;
-	if ((ret = cli_load_graph("tui", in, &g)) ||
-	    (kmag_callsample_finish(keep) && (ret = cli_error("out of memory")))) {
-		kmag_callsample_free(keep);
-		cli_graph_release(&g);
-		return ret;
-	}
-	snprintf(title, sizeof(title), "%s%s%s%s", g.path, g.filters[0] ? " (" : "", g.filters,
-		 g.filters[0] ? ")" : "");
-	t = tui_new(&(struct tui_data){ .cg = g.cg, .st = kmag_trace_symtab(g.trace),
-					.trace = g.trace, .sample = keep, .title = title });
-	if (!t)
-		ret = cli_error("out of memory");
-#if KMAG_HAVE_TUI
-	else
-		ret = tui_run(t, getenv("KMAG_TUI_TRACE"), start);
-#endif
-	tui_free(t);
-	kmag_callsample_free(keep);
-	cli_graph_release(&g);
-	(void)cli;
+	a.so.views.calls_opts = &a.ko;
+	if (!(ret = cli_session_load("tui", &a.so, &s)))
+		ret = explore(s, start);
+	kmag_session_free(s);
 	return ret;
 }

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "kmag/cgview.h"
+#include "kmag/errors.h"
+#include "kmag/probes.h"
 #include "kmag/render/chart.h"
 #include "kmag/render/explore.h"
 #include "kmag/render/graph.h"
@@ -42,38 +44,8 @@ struct vis_opts {
 	bool depth_set;
 	const char *root, *callers;
 	bool errors;
-	struct cli_input in;
-	struct cli_symmap sym;
+	struct kmag_session_opts so;
 };
-
-/* --errors: where errors were born, from the graph's own replay */
-struct vis_errors {
-	struct cli_probe_hits *ph;
-	struct kmag_errors *e;
-	const char *btf_path;		/* --btf */
-	struct cli_errors_types types;	/* where the return types came from */
-};
-
-static int vis_after_open(void *ctx, struct kmag_trace *t)
-{
-	struct vis_errors *x = ctx;
-	int ret = cli_probe_hits_after_open(x->ph, t);
-
-	if (!ret && !(x->e = kmag_errors_new(kmag_trace_symtab(t))))
-		ret = cli_error("out of memory");
-	if (!ret)
-		ret = cli_errors_use_types(&x->types, x->e, t, x->btf_path);
-	return ret;
-}
-
-static int vis_errors_with_graph(void *ctx, struct kmag_cg *cg)
-{
-	struct vis_errors *x = ctx;
-
-	if (kmag_errors_subscribe(x->e, kmag_cg_replay(cg)))
-		return cli_error("out of memory");
-	return 0;
-}
 
 /* Pictures by file extension. A new kind of output is one line here. */
 static const struct graph_format {
@@ -176,15 +148,15 @@ static const struct cli_option visualize_options[] = {
 		 "born, as `kmag errors` finds them (needs\n"
 		 "funcgraph-retval); pruning keeps the chain of every\n"
 		 "origin it lists, or says how many do not fit"),
-	CLI_BTF_OPTION(in, "the kernel's return types for --errors (a copy of\n"
+	CLI_BTF_OPTION(so, "the kernel's return types for --errors (a copy of\n"
 			   "/sys/kernel/btf/vmlinux, or a vmlinux; default: the\n"
 			   "BTF a trace.dat stores): void and bool functions are\n"
 			   "never error origins"),
-	CLI_SYMMAP_OPTIONS(sym),
+	CLI_SYMMAP_OPTIONS(so),
 	CLI_NOTE("(calls through functions hidden by --filter-filepath\n"
 		 "become dashed \"via N hidden\" edges)"),
-	CLI_INPUT_OPTIONS(in),
-	CLI_MIN_DURATION_OPTION(in),
+	CLI_INPUT_OPTIONS(so),
+	CLI_MIN_DURATION_OPTION(so),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -195,12 +167,9 @@ _Static_assert(KMAG_SORT_CALLS == 0 && KMAG_SORT_TOTAL == 1 && KMAG_SORT_SELF ==
 
 static int parse_args(int argc, char **argv, struct vis_opts *o)
 {
-	struct cli_input *in = &o->in;
 	int ret = cli_parse(&visualize_cmd, argc, argv, visualize_options, o);
 
-	if (ret)
-		return ret;
-	if ((ret = cli_input_arg("visualize", argc, argv, in)))
+	if (ret || (ret = cli_input_arg("visualize", argc, argv, &o->so.path)))
 		return ret;
 	if (o->depth_set && o->depth > 100000)
 		return cli_usage_error("visualize", "--depth %lu is too large", o->depth);
@@ -215,24 +184,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Resolves a function name from the command line to a node, or explains. */
 /*
  * --root on a trace with call stacks: the graph becomes the calls made under
  * the root, with their own numbers (not the whole trace's); *@root is then
  * the root's node in it.
  */
-static int scope_to_root(struct cli_graph *g, long *root)
+static int scope_to_root(struct kmag_session *s, long *root)
 {
-	kmag_func_t func = kmag_cg_nodes(g->cg)[*root].func;
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	kmag_func_t func = kmag_cg_nodes(cg)[*root].func;
 	struct kmag_cg *scoped;
 
-	if (!kmag_cg_summary(g->cg)->has_stacks)
+	if (!kmag_cg_summary(cg)->has_stacks)
 		return 0;	/* function tracer: what the aggregate graph reaches */
-	scoped = kmag_cg_new_scoped(g->cg, func);
+	scoped = kmag_cg_new_scoped(cg, func);
 	if (!scoped)
 		return cli_error("out of memory");
-	kmag_cg_free(g->cg);
-	g->cg = scoped;
+	kmag_session_set_graph(s, scoped);
 	*root = kmag_cg_node_index(scoped, func);
 	return 0;
 }
@@ -254,12 +222,12 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* One line naming every filter in effect, for the picture titles. */
-static void describe_filters(const struct cli_graph *g, const struct vis_opts *o,
-			     const struct cli_symmap *sym, char *buf, size_t len)
+static void describe_filters(const struct kmag_session *s, const struct vis_opts *o, char *buf,
+			     size_t len)
 {
 	buf[0] = '\0';
-	if (g->filters[0])
-		append(buf, len, "%s", g->filters);
+	if (kmag_session_filters(s)[0])
+		append(buf, len, "%s", kmag_session_filters(s));
 	if (o->root)
 		append(buf, len, "called from %s", o->root);
 	if (o->callers)
@@ -268,29 +236,31 @@ static void describe_filters(const struct cli_graph *g, const struct vis_opts *o
 		append(buf, len, "depth <= %lu", o->depth);
 	if (o->exec_no)
 		append(buf, len, "called > %lu times", o->exec_no);
-	if (sym->filepath)
-		append(buf, len, "source in %s", sym->filepath);
+	if (o->so.filter_filepath)
+		append(buf, len, "source in %s", o->so.filter_filepath);
 }
 
 /* Explains an empty view by its main cause. Returns EXIT_ERR. */
-static int explain_empty(const struct cli_graph *g, const struct vis_opts *o,
-			 const struct vis_sources *src, const struct kmag_cgview_summary *s)
+static int explain_empty(const struct kmag_session *s, const struct vis_opts *o,
+			 const struct vis_sources *src, const struct kmag_cgview_summary *vs)
 {
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
 	uint64_t busiest = 0;
 	size_t i;
 
-	for (i = 0; i < kmag_cg_nr_nodes(g->cg); i++)
+	for (i = 0; i < kmag_cg_nr_nodes(cg); i++)
 		if (nodes[i].st.calls > busiest)
 			busiest = nodes[i].st.calls;
-	if (src->sym->filepath && !src->matched)
+	if (o->so.filter_filepath && !src->matched)
 		return cli_error("--filter-filepath \"%s\" matches none of the %zu functions (%zu of them have a source file in %s); check the paths or the symbol map",
-				 src->sym->filepath, s->graph_nodes, src->with_file, src->sym->used);
-	if (s->hidden[KMAG_HIDE_FEW_CALLS] && busiest <= o->exec_no)
+				 o->so.filter_filepath, vs->graph_nodes, src->with_file,
+				 kmag_session_symbol_map(s));
+	if (vs->hidden[KMAG_HIDE_FEW_CALLS] && busiest <= o->exec_no)
 		return cli_error("every function was called at most %lu times (the busiest %" PRIu64 "); lower --filter-execution-no",
 				 o->exec_no, busiest);
 	return cli_error("no function passes all filters together (%zu outside the source filter, %zu called <= %lu times); relax one of them",
-			 s->hidden[KMAG_HIDE_PATH], s->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
+			 vs->hidden[KMAG_HIDE_PATH], vs->hidden[KMAG_HIDE_FEW_CALLS], o->exec_no);
 }
 
 static void print_view(const struct vis_opts *o, const struct kmag_cgview_summary *s,
@@ -325,12 +295,13 @@ static const char *chart_title(enum kmag_sort_key k)
 				      "Most called kernel functions";
 }
 
-static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
+static int draw_chart(const struct kmag_session *s, const struct vis_opts *o,
 		      const struct kmag_cgview *view, const char *filters)
 {
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
-	struct kmag_symtab *st = kmag_trace_symtab(g->trace);
-	size_t cap = o->top < kmag_cg_nr_nodes(g->cg) ? o->top : kmag_cg_nr_nodes(g->cg), nr, i;
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
+	struct kmag_symtab *st = kmag_session_symtab(s);
+	size_t cap = o->top < kmag_cg_nr_nodes(cg) ? o->top : kmag_cg_nr_nodes(cg), nr, i;
 	uint32_t *top = malloc((cap + 1) * sizeof(*top));
 	const char **names = malloc((cap + 1) * sizeof(*names));
 	uint64_t *values = malloc((cap + 1) * sizeof(*values));
@@ -349,7 +320,7 @@ static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
 	nr = kmag_cgview_top(view, top, cap);
 	for (i = 0; i < nr; i++) {
 		names[i] = kmag_symtab_name(st, nodes[top[i]].func);
-		values[i] = kmag_stats_value(&nodes[top[i]].st, o->heat);
+		values[i] = kmag_stats_value(&nodes[top[i]].st, (enum kmag_sort_key)o->heat);
 		heat[i] = kmag_cgview_heat(view, values[i]);
 	}
 	/* functions seen only as callers (0 calls, no time) are not "top" of anything */
@@ -359,9 +330,9 @@ static int draw_chart(const struct cli_graph *g, const struct vis_opts *o,
 		ret = cli_error("no function has any %s to chart; use --no-chart", axis);
 		goto out;
 	}
-	snprintf(subtitle, sizeof(subtitle), "%s: top %zu of %zu functions%s%s", g->path, nr,
+	snprintf(subtitle, sizeof(subtitle), "%s: top %zu of %zu functions%s%s", kmag_session_name(s), nr,
 		 kmag_cgview_summary(view)->graph_nodes, filters[0] ? " | " : "", filters);
-	c.title = chart_title(o->heat);
+	c.title = chart_title((enum kmag_sort_key)o->heat);
 	c.subtitle = subtitle;
 	c.axis_label = axis;
 	c.durations = o->heat != KMAG_SORT_CALLS;
@@ -381,113 +352,69 @@ out:
 	return ret;
 }
 
-static int draw_graph(const struct cli_graph *g, const struct vis_opts *o,
-		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters,
-		      struct cli_probe_hits *ph, const struct vis_errors *vx)
+static int draw_graph(const struct kmag_session *s, const struct vis_opts *o,
+		      const struct kmag_cgview *view, struct vis_sources *src, const char *filters)
 {
+	struct kmag_probes *p = kmag_session_probes(s);
 	struct kmag_graph_doc doc = {
-		.cg = g->cg,
+		.cg = kmag_session_graph(s),
 		.view = view,
-		.st = kmag_trace_symtab(g->trace),
-		.info = kmag_trace_info(g->trace),
-		.input = g->path,
+		.st = kmag_session_symtab(s),
+		.info = kmag_session_info(s),
+		.input = kmag_session_name(s),
 		.filters = filters,
-		.heat = o->heat,
+		.heat = (enum kmag_sort_key)o->heat,
 		.srcline = vis_sources_srcline,
 		.srcline_ctx = src,
 		.layout = o->layout,
-		.errors = vx->e,
-		.errors_types = vx->types.from,
+		.errors = kmag_session_errors(s),
+		.errors_types = kmag_session_types_from(s),
 	};
 	struct kmag_err err = { 0 };
 
-	if (cli_probe_hits_any(ph)) {
-		doc.probe_hits = cli_probe_hits_of;
-		doc.probe_hits_ctx = ph;
+	if (p && kmag_probes_count(p)) {
+		doc.probe_hits = kmag_probes_hits_cb;
+		doc.probe_hits_ctx = p;
 	}
-
 	if (o->render(&doc, o->image, o->image_format, &err))
 		return cli_lib_error(&err, "cannot draw the call graph");
 	printf("%s generated\n", o->image);
 	return EXIT_OK;
 }
 
-int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
+/* The outputs and what they need, checked before the trace is read; 0 or the exit code. */
+static int check_outputs(const struct vis_opts *o)
 {
-	struct vis_opts o = { .image = DEFAULT_IMAGE, .chart = DEFAULT_CHART, .top = DEFAULT_TOP,
-			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
-	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
-	struct cli_symmap *const sym = &o.sym;
-	struct cli_input *const in = &o.in;
-	struct cli_probe_hits ph = { .sm = sym };
-	const struct kmag_cgview_summary *vs;
-	const struct kmag_trace_info *info;
-	struct vis_sources src = { 0 };
-	struct kmag_cgview *view = NULL;
-	struct kmag_cgview_chain *chains = NULL;
-	struct vis_errors vx = { .ph = &ph };
 	struct kmag_err err = { 0 };
-	double t0 = now_s(), t1, t2, t3 = 0, t4;
-	char filters[1024];
-	struct cli_graph g;
 	int ret;
 
-	sym->cmd = "visualize";
-	in->after_open = cli_probe_hits_after_open;
-	in->after_open_ctx = &ph;
-	in->tap = cli_probe_hits_tap;
-	in->tap_ctx = &ph;
-	ret = parse_args(argc, argv, &o);
-	if (ret) {
-		cli_symmap_release(sym);
-		return ret < 0 ? EXIT_OK : ret;
-	}
-	in->build_cct = o.root != NULL;
-	if (in->btf_path && !o.errors) {
-		cli_symmap_release(sym);
+	if (o->so.btf_path && !o->errors)
 		return cli_usage_error("visualize", "--btf gives the return types for --errors: add --errors");
-	}
-	if (o.errors) {
-		vx.btf_path = in->btf_path;
-		in->after_open = vis_after_open;
-		in->after_open_ctx = &vx;
-		in->with_graph = vis_errors_with_graph;
-		in->with_graph_ctx = &vx;
-	}	/* the calls under the root: scope_to_root() */
 	/* both pictures' places are checked before either is drawn */
-	if (!o.no_chart && !strcmp(o.image, o.chart))
+	if (!o->no_chart && !strcmp(o->image, o->chart))
 		return cli_usage_error("visualize", "the call graph and the chart cannot both be \"%s\"",
-				       o.image);
-	if (need_libraries(&o)) {
-		cli_symmap_release(sym);
+				       o->image);
+	if (need_libraries(o))
 		return EXIT_ERR;
-	}
-	if (o.layout && kmag_graphviz_check_layout(o.layout, &err))
+	if (o->layout && kmag_graphviz_check_layout(o->layout, &err))
 		return cli_usage_error("visualize", "--layout: %s", err.msg);
-	if ((ret = cli_out_check(o.image)) || (!o.no_chart && (ret = cli_out_check(o.chart)))) {
-		cli_symmap_release(sym);
+	if ((ret = cli_out_check(o->image)) || (!o->no_chart && (ret = cli_out_check(o->chart))))
 		return ret;
-	}
-	ret = cli_load_graph("visualize", in, &g);
-	if (ret) {
-		kmag_errors_free(vx.e);
-		cli_probe_hits_release(&ph);
-		cli_symmap_release(sym);
-		return ret;
-	}
-	t1 = now_s();
-	if (vx.e && (ret = kmag_errors_finish(vx.e))) {
-		ret = cli_error("cannot find the errors of %s: %s", g.path, strerror(-ret));
-		goto out;
-	}
-	if (vx.e && !kmag_errors_stats(vx.e)->calls_with_retval) {
-		ret = cli_error("%s: " CLI_ERRORS_NEED_RETVAL, g.path);
-		goto out;
-	}
-	if (vx.e)
-		printf("error paths: return types %s%s\n", vx.types.from ? "from " : "",
-		       vx.types.from ? vx.types.from : "unknown (give --btf or a trace with BTF: a void or bool function may show as an origin)");
-	info = kmag_trace_info(g.trace);
+	return 0;
+}
+
+/* What was read, and whether there is anything to draw; 0 or the exit code. */
+static int tell_read(const struct vis_opts *o, const struct kmag_session *s)
+{
+	const struct kmag_trace_info *info = kmag_session_info(s);
+	struct kmag_errors *e = kmag_session_errors(s);
+	const char *types = kmag_session_types_from(s);
+
+	if (e && !kmag_errors_stats(e)->calls_with_retval)
+		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, kmag_session_name(s));
+	if (e)
+		printf("error paths: return types %s%s\n", types ? "from " : "",
+		       types ? types : "unknown (give --btf or a trace with BTF: a void or bool function may show as an origin)");
 	printf("parsing completed, found %" PRIu64 " events", info->events);
 	if (info->lost)
 		printf(", %" PRIu64 " lost (%.2f%%)", info->lost,
@@ -495,78 +422,114 @@ int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
 	else if (info->lost_unknown)
 		printf(", some lost (count unknown)");
 	putchar('\n');
-	if (!kmag_cg_nr_nodes(g.cg)) {
-		if (g.filters[0])
-			ret = cli_error("no function calls pass the filters (%s); widen --pid/--comm/--cpu/--time",
-					g.filters);
-		else
-			ret = cli_error("%s holds no function calls; record with the function or function_graph tracer",
-					g.path);
-		goto out;
+	if (!kmag_cg_nr_nodes(kmag_session_graph(s))) {
+		if (kmag_session_filters(s)[0])
+			return cli_error("no function calls pass the filters (%s); widen --pid/--comm/--cpu/--time",
+					 kmag_session_filters(s));
+		return cli_error("%s holds no function calls; record with the function or function_graph tracer",
+				 kmag_session_name(s));
 	}
-	if (o.heat != KMAG_SORT_CALLS && !kmag_cg_summary(g.cg)->has_time) {
-		ret = cli_error("--heat %s needs call durations, which this trace lacks (function tracer); use --heat calls or record with function_graph",
-				o.heat == KMAG_SORT_TOTAL ? "total" : "self");
-		goto out;
-	}
-	if ((o.root && (cli_find_function(&g, "--root", o.root, &vo.root) || scope_to_root(&g, &vo.root))) ||
-	    (o.callers && cli_find_function(&g, "--callers", o.callers, &vo.callers))) {
-		ret = EXIT_ERR;
-		goto out;
-	}
-	ret = vis_sources_load(&g, sym, &src);
-	if (ret)
-		goto out;
-	vo.weight = o.heat;
-	vo.depth = o.depth_set ? (int)o.depth : -1;
-	vo.hide_calls_upto = o.exec_no;
-	vo.max_nodes = o.max_nodes;
-	if (sym->filter) {
+	if (o->heat != KMAG_SORT_CALLS && !kmag_cg_summary(kmag_session_graph(s))->has_time)
+		return cli_error("--heat %s needs call durations, which this trace lacks (function tracer); use --heat calls or record with function_graph",
+				 o->heat == KMAG_SORT_TOTAL ? "total" : "self");
+	return 0;
+}
+
+/*
+ * The view of the graph the options ask for, into *@view (kmag_cgview_free()),
+ * keeping the error paths *@chains (free() after the view) whole when pruning.
+ */
+static int make_view(const struct vis_opts *o, struct kmag_session *s, struct vis_sources *src,
+		     struct kmag_cgview **view, struct kmag_cgview_chain **chains, size_t *nr_chains)
+{
+	struct kmag_cgview_opts vo = { .root = -1, .callers = -1, .depth = -1 };
+	struct kmag_errors *e = kmag_session_errors(s);
+
+	if ((o->root && (cli_find_function(s, "--root", o->root, &vo.root) ||
+			 scope_to_root(s, &vo.root))) ||
+	    (o->callers && cli_find_function(s, "--callers", o->callers, &vo.callers)))
+		return EXIT_ERR;
+	vis_sources_load(s, src);
+	vo.weight = (enum kmag_sort_key)o->heat;
+	vo.depth = o->depth_set ? (int)o->depth : -1;
+	vo.hide_calls_upto = o->exec_no;
+	vo.max_nodes = o->max_nodes;
+	if (kmag_session_pathfilter(s)) {
 		vo.keep = vis_sources_keep;
-		vo.keep_ctx = &src;
+		vo.keep_ctx = src;
 	}
 	/* every origin kmag errors lists keeps its chain when the graph is pruned */
-	if (vx.e && !(chains = kmag_errors_view_chains(vx.e, g.cg, &vo.nr_chains)) && errno) {
-		ret = cli_error("out of memory");
+	errno = 0;
+	if (e && !(*chains = kmag_errors_view_chains(e, kmag_session_graph(s), &vo.nr_chains)) &&
+	    errno)
+		return cli_error("out of memory");
+	vo.chains = *chains;
+	*nr_chains = vo.nr_chains;
+	*view = kmag_cgview_new(kmag_session_graph(s), &vo);
+	return *view ? 0 : cli_error("out of memory");
+}
+
+/* The chart and the call graph of @s; returns the exit code. */
+static int draw(const struct vis_opts *o, struct kmag_session *s, int verbose, double t0)
+{
+	double t1 = now_s(), t2, t3 = 0, t4;
+	const struct kmag_cgview_summary *vs;
+	struct vis_sources src = { 0 };
+	struct kmag_cgview *view = NULL;
+	struct kmag_cgview_chain *chains = NULL;
+	size_t nr_chains = 0;
+	char filters[1024];
+	int ret;
+
+	if ((ret = tell_read(o, s)) || (ret = make_view(o, s, &src, &view, &chains, &nr_chains)))
 		goto out;
-	}
-	vo.chains = chains;
-	view = kmag_cgview_new(g.cg, &vo);
-	if (!view) {
-		ret = cli_error("out of memory");
-		goto out;
-	}
 	t2 = now_s();
 	vs = kmag_cgview_summary(view);
 	if (!vs->shown_nodes) {
-		ret = explain_empty(&g, &o, &src, vs);
+		ret = explain_empty(s, o, &src, vs);
 		goto out;
 	}
-	print_view(&o, vs, vo.nr_chains);
-	describe_filters(&g, &o, sym, filters, sizeof(filters));
-	if (!o.no_chart) {
-		ret = draw_chart(&g, &o, view, filters);
-		if (ret)
-			goto out;
-	}
+	print_view(o, vs, nr_chains);
+	describe_filters(s, o, filters, sizeof(filters));
+	if (!o->no_chart && (ret = draw_chart(s, o, view, filters)))
+		goto out;
 	t3 = now_s();
-	if (!o.layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
+	if (!o->layout && strcmp(kmag_graphviz_layout_for(vs->shown_nodes), "dot"))
 		printf("graph: %zu functions are too many for a layered layout; drawing an overview with %s (this takes a few seconds)\n",
 		       vs->shown_nodes, kmag_graphviz_layout_for(vs->shown_nodes));
-	ret = draw_graph(&g, &o, view, &src, filters, &ph, &vx);
+	ret = draw_graph(s, o, view, &src, filters);
 	t4 = now_s();
-	if (cli->verbose)
+	if (verbose)
 		fprintf(stderr, "kmag: time: read %.3f s, view %.3f s, chart %.3f s, graph %.3f s (%s layout)\n",
 			t1 - t0, t2 - t1, t3 - t2, t4 - t3,
-			o.layout ? o.layout : kmag_graphviz_layout_for(vs->shown_nodes));
-	cli_symmap_warn(sym);
+			o->layout ? o->layout : kmag_graphviz_layout_for(vs->shown_nodes));
+	cli_warn_sources(s);
 out:
 	kmag_cgview_free(view);
 	free(chains);
-	vis_sources_release(&src);
-	cli_graph_release(&g);
-	kmag_errors_free(vx.e);
-	cli_probe_hits_release(&ph);
-	cli_symmap_release(sym);
+	return ret;
+}
+
+int cmd_visualize(struct kmag_cli *cli, int argc, char **argv)
+{
+	struct vis_opts o = { .image = DEFAULT_IMAGE, .chart = DEFAULT_CHART, .top = DEFAULT_TOP,
+			      .max_nodes = DEFAULT_MAX_NODES, .heat = KMAG_SORT_CALLS };
+	struct kmag_session *s = NULL;
+	double t0 = now_s();
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if ((ret = check_outputs(&o)))
+		return ret;
+	/* the graph (its call paths for --root's scope), probe hits, error paths, source files */
+	o.so.views.graph = true;
+	o.so.views.call_paths = o.root != NULL;
+	o.so.views.probes = true;
+	o.so.views.errors = o.errors;
+	o.so.symbols = true;
+	if (!(ret = cli_session_load("visualize", &o.so, &s)))
+		ret = draw(&o, s, cli->verbose, t0);
+	kmag_session_free(s);
 	return ret;
 }

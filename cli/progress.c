@@ -2,8 +2,8 @@
 /*
  * progress.c - the live line on a terminal (record's "recording 3.1 s, ..."
  * and the analysis commands' "reading trace.dat: ..."), the human-readable
- * numbers it and the summaries use, and reading a trace with that line: the
- * one reading path of cli_load_graph() and cli_stream_read().
+ * numbers it and the summaries use, and that line while a session reads
+ * (cli_session_read()).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -109,6 +109,9 @@ struct read_progress {
 	struct cli_live lv;
 };
 
+/* One read at a time shows its progress. */
+static struct read_progress read_progress;
+
 /* Every few thousand events: after the delay, at most ten times a second, the line. */
 static void show_read_progress(const struct kmag_trace_progress *p, void *ctx)
 {
@@ -152,19 +155,21 @@ static double progress_after(void)
 	return *end ? 1.0 : (double)ms / 1e3;
 }
 
-int cli_trace_read(struct kmag_trace *t, const char *name, kmag_event_fn fn, void *ctx,
-		   struct kmag_err *err)
+void cli_progress_start(struct kmag_session *s)
 {
-	struct read_progress rp = { .name = name };
-	int ret;
+	struct read_progress *rp = &read_progress;
 
-	if (progress_on) {
-		rp.start = now_s();
-		rp.after = progress_after();
-		kmag_trace_set_progress(t, show_read_progress, &rp);
-	}
-	ret = kmag_trace_read(t, fn, ctx, err);
-	kmag_trace_set_progress(t, NULL, NULL);
-	cli_live_clear(&rp.lv);
-	return ret;
+	if (!progress_on)
+		return;
+	memset(rp, 0, sizeof(*rp));
+	rp->name = kmag_session_name(s);
+	rp->start = now_s();
+	rp->after = progress_after();
+	kmag_session_set_progress(s, show_read_progress, rp);
+}
+
+void cli_progress_end(struct kmag_session *s)
+{
+	kmag_session_set_progress(s, NULL, NULL);
+	cli_live_clear(&read_progress.lv);
 }

@@ -1,35 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
  * vis-sources.c - source files for `kmag visualize`: labels and the path
- * filter predicate over the graph's nodes, from the map cli_symmap loaded.
+ * filter predicate over the graph's nodes, from the session's symbol map.
  */
 #include <string.h>
 
 #include "visualize.h"
 
-int vis_sources_load(const struct cli_graph *g, struct cli_symmap *sym, struct vis_sources *s)
+void vis_sources_load(const struct kmag_session *s, struct vis_sources *src)
 {
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(g->cg);
+	const struct kmag_cg_node *nodes;
 	size_t i;
 
-	memset(s, 0, sizeof(*s));
-	s->cg = g->cg;
-	s->sym = sym;
-	s->nr = kmag_cg_nr_nodes(g->cg);
-	if (!sym->loc)
-		return 0;
-	for (i = 0; i < s->nr; i++) {
-		if (kmag_srcloc_entry(sym->loc, nodes[i].func, NULL))
-			s->with_file++;
-		if (sym->filter && kmag_srcloc_match(sym->loc, sym->filter, nodes[i].func))
-			s->matched++;
+	memset(src, 0, sizeof(*src));
+	src->cg = kmag_session_graph(s);
+	src->loc = kmag_session_srcloc(s);
+	src->filter = kmag_session_pathfilter(s);
+	src->nr = kmag_cg_nr_nodes(src->cg);
+	nodes = kmag_cg_nodes(src->cg);
+	for (i = 0; src->loc && i < src->nr; i++) {
+		if (kmag_srcloc_entry(src->loc, nodes[i].func, NULL))
+			src->with_file++;
+		if (src->filter && kmag_srcloc_match(src->loc, src->filter, nodes[i].func))
+			src->matched++;
 	}
-	return 0;
-}
-
-void vis_sources_release(struct vis_sources *s)
-{
-	memset(s, 0, sizeof(*s));
 }
 
 bool vis_sources_keep(void *ctx, uint32_t node)
@@ -37,13 +31,13 @@ bool vis_sources_keep(void *ctx, uint32_t node)
 	const struct vis_sources *s = ctx;
 
 	/* a function the map does not know cannot be shown to match */
-	return node < s->nr && s->sym->loc &&
-	       kmag_srcloc_match(s->sym->loc, s->sym->filter, kmag_cg_nodes(s->cg)[node].func);
+	return node < s->nr && s->loc &&
+	       kmag_srcloc_match(s->loc, s->filter, kmag_cg_nodes(s->cg)[node].func);
 }
 
 const char *vis_sources_srcline(void *ctx, kmag_func_t func)
 {
 	const struct vis_sources *s = ctx;
 
-	return s->sym->loc ? kmag_srcloc_label(s->sym->loc, func) : NULL;
+	return s->loc ? kmag_srcloc_label(s->loc, func) : NULL;
 }

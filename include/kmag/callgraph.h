@@ -87,7 +87,15 @@ struct kmag_cg;
 
 /* Returns a new empty graph (opts may be NULL); free with kmag_cg_free(). */
 struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts);
-/* Frees @cg. Accepts NULL. */
+/*
+ * Returns a new empty graph fed by @r (borrowed; it must outlive the graph):
+ * the graph subscribes to @r as every view does, before @r's first event, and
+ * counts the calls @r delivers. @r's owner feeds it and finishes it
+ * (kmag_replay_finish()) before kmag_cg_finish(). Free with kmag_cg_free().
+ * NULL on ENOMEM, or with events already fed to @r.
+ */
+struct kmag_cg *kmag_cg_new_on(struct kmag_replay *r, const struct kmag_cg_opts *opts);
+/* Frees @cg (and its replay, unless it was made by kmag_cg_new_on()). Accepts NULL. */
 void kmag_cg_free(struct kmag_cg *cg);
 
 /*
@@ -96,9 +104,9 @@ void kmag_cg_free(struct kmag_cg *cg);
  */
 int kmag_cg_add(struct kmag_cg *cg, const struct kmag_event *ev);
 /*
- * The replay that feeds @cg (borrowed, owned by @cg): other views subscribe
- * to it before the first event, so they see exactly the graph's calls.
- * kmag_cg_finish() finishes it.
+ * The replay that feeds @cg (borrowed; owned by @cg unless it was made by
+ * kmag_cg_new_on()): other views subscribe to it before the first event, so
+ * they see exactly the graph's calls. kmag_cg_finish() finishes one it owns.
  */
 struct kmag_replay *kmag_cg_replay(struct kmag_cg *cg);
 /* kmag_event_fn adapter: @ctx is the struct kmag_cg *. */

@@ -40,6 +40,12 @@ int kmag_err_set(struct kmag_err *err, int code, const char *fmt, ...)
 /* Clears @err so it can be reused. */
 void kmag_err_clear(struct kmag_err *err);
 
+/*
+ * A warning for the user: one line, without a "warning:" prefix; @msg is
+ * borrowed for the call. Objects that take one warn through it, else log.
+ */
+typedef void (*kmag_warn_fn)(void *ctx, const char *msg);
+
 enum kmag_log_level {
 	KMAG_LOG_WARN = 0,
 	KMAG_LOG_INFO = 1,

@@ -93,6 +93,8 @@ size_t kmag_probes_count(const struct kmag_probes *p);
 const struct kmag_probe *kmag_probes_get(const struct kmag_probes *p, size_t i);
 /* Hits of probes on kernel function @func (all its probes), for annotations. */
 uint64_t kmag_probes_hits_of(const struct kmag_probes *p, kmag_func_t func);
+/* The same as a renderer's probe_hits callback: @ctx is the struct kmag_probes *. */
+uint64_t kmag_probes_hits_cb(void *ctx, kmag_func_t func);
 
 
 #ifdef __cplusplus

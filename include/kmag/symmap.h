@@ -98,6 +98,34 @@ struct kmag_pathfilter *kmag_pathfilter_new(const char *spec, struct kmag_err *e
 void kmag_pathfilter_free(struct kmag_pathfilter *f);
 bool kmag_pathfilter_match(const struct kmag_pathfilter *f, const char *path);
 
+/*
+ * The symbol map and path filter a command uses for kernel @release, found
+ * as every command finds them (kmag_symmap_find()).
+ */
+struct kmag_symmap_choice {
+	/* in */
+	const char *path;	/* the map asked for (--symbol-file-path); NULL: look it up */
+	const char *release;	/* the kernel's release; NULL: unknown */
+	const char *filepath;	/* the path filter (--filter-filepath); NULL: none */
+	const char *for_what;	/* "the trace was recorded on": the warning's words */
+	kmag_warn_fn warn;	/* the map's kernel is not @release; NULL: logged */
+	void *warn_ctx;
+	/* out, owned: free with kmag_symmap_choice_release() */
+	struct kmag_symmap *map;	/* NULL: none found (fine without a filter) */
+	struct kmag_pathfilter *filter;	/* @filepath parsed, or NULL */
+	char used[4096];		/* the map's path, "" without one */
+};
+
+/*
+ * Fills @c's map (@c->path, else kmag_symmap_default_path(@c->release)) and
+ * filter. No map and no filter is fine. Returns 0, or -errno with @err set:
+ * a filter without a map (the message says how to make one), a map that
+ * cannot be read, a bad filter.
+ */
+int kmag_symmap_choose(struct kmag_symmap_choice *c, struct kmag_err *err);
+/* Frees what kmag_symmap_choose() made. */
+void kmag_symmap_choice_release(struct kmag_symmap_choice *c);
+
 /* ---- Metadata ---- */
 
 /* Kernel release the map describes ("6.1.0-56-cloud-amd64"), or NULL; borrowed. */

@@ -35,7 +35,8 @@ struct kmag_cg {
 	} ecache[4096];			/* direct-mapped front of edge_index: the hot path */
 	uint32_t *out, *in;		/* adjacency, built by finish */
 
-	struct kmag_replay *replay;	/* owned; feeds the graph */
+	struct kmag_replay *replay;	/* feeds the graph; owned unless made by kmag_cg_new_on() */
+	bool own_replay;
 
 	struct pending *pend;
 	size_t nr_pend, cap_pend;

@@ -33,7 +33,7 @@ struct frame {
 
 static const struct kmag_replay_ops graph_ops;
 
-struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
+struct kmag_cg *kmag_cg_new_on(struct kmag_replay *r, const struct kmag_cg_opts *opts)
 {
 	struct kmag_cg *cg = calloc(1, sizeof(*cg));
 
@@ -41,12 +41,7 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 		return NULL;
 	if (opts)
 		cg->opts = *opts;
-	cg->replay = kmag_replay_new();
-	if (!cg->replay || kmag_replay_subscribe(cg->replay, &graph_ops, cg)) {
-		kmag_replay_free(cg->replay);
-		free(cg);
-		return NULL;
-	}
+	cg->replay = r;
 	u64map_init(&cg->edge_index);
 	u64map_init(&cg->cct_index);
 	u64map_init(&cg->evcount_index);
@@ -55,7 +50,6 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 		/* index 0: the root of all paths */
 		cg->cct = calloc(64, sizeof(*cg->cct));
 		if (!cg->cct) {
-			kmag_replay_free(cg->replay);
 			free(cg);
 			return NULL;
 		}
@@ -64,6 +58,24 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 		cg->cct[0].func = KMAG_FUNC_NONE;
 		stats_init(&cg->cct[0].st);
 	}
+	if (kmag_replay_subscribe(r, &graph_ops, cg)) {
+		free(cg->cct);
+		free(cg);
+		return NULL;
+	}
+	return cg;
+}
+
+struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
+{
+	struct kmag_replay *r = kmag_replay_new();
+	struct kmag_cg *cg = r ? kmag_cg_new_on(r, opts) : NULL;
+
+	if (!cg) {
+		kmag_replay_free(r);
+		return NULL;
+	}
+	cg->own_replay = true;
 	return cg;
 }
 
@@ -71,7 +83,8 @@ void kmag_cg_free(struct kmag_cg *cg)
 {
 	if (!cg)
 		return;
-	kmag_replay_free(cg->replay);
+	if (cg->own_replay)
+		kmag_replay_free(cg->replay);
 	free(cg->nodes);
 	free(cg->node_of_func);
 	free(cg->edges);
@@ -509,7 +522,8 @@ int kmag_cg_finish(struct kmag_cg *cg)
 
 	if (cg->finished)
 		return 0;
-	ret = kmag_replay_finish(cg->replay, KMAG_TS_NONE);
+	/* a shared replay is finished by its owner, before */
+	ret = cg->own_replay ? kmag_replay_finish(cg->replay, KMAG_TS_NONE) : 0;
 	if (ret)
 		return ret;
 	/* added to what kmag_cg_add_summary() may have put there (profiles) */

@@ -349,3 +349,8 @@ uint64_t kmag_probes_hits_of(const struct kmag_probes *p, kmag_func_t func)
 	h = u64map_get(&p->hits_by_func, func);
 	return h ? *h : 0;
 }
+
+uint64_t kmag_probes_hits_cb(void *ctx, kmag_func_t func)
+{
+	return kmag_probes_hits_of(ctx, func);
+}

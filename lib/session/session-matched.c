@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * matched.c - the one answer when the --pid/--comm/--cpu/--time filters let
- * no event through: say so, say what the trace holds, exit 1 (every command
- * that reads a trace, through cli_load_graph() and cli_stream_read()).
+ * session-matched.c - the one answer when the --pid/--comm/--cpu/--time
+ * filters let no event through: say so, and what the trace holds (its time,
+ * CPUs and busiest tasks), so the user can correct the filter.
  */
+#define PR_DOMAIN "session"
 #include <inttypes.h>
-#include <string.h>
 
-#include "cli.h"
+#include "session-internal.h"
+#include "kmag/filter.h"
 
 /* "0-1,4" from the CPUs that had events; "none" if none. */
 static void cpu_list(const struct kmag_trace_info *info, char *buf, size_t len)
@@ -32,19 +33,21 @@ static void cpu_list(const struct kmag_trace_info *info, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int cli_filter_matched(const char *path, const struct kmag_filter *f, const char *desc,
-		       const struct kmag_trace *t)
+int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *err)
 {
+	const struct kmag_filter *f = s->filter;
+	const struct kmag_trace *t = s->trace;
+	const char *path = s->name, *desc = s->filters;
 	const struct kmag_trace_info *info = kmag_trace_info(t);
 	struct kmag_filter_stats st;
 	char cpus[256], tasks[512];
 	size_t i, n = 0;
 
 	kmag_filter_stats(f, &st);
-	if (st.passed)
+	if (kmag_filter_is_empty(f) || st.passed)
 		return 0;
 	if (!st.seen)
-		return cli_error("no event of %s matches the filters (%s): the trace holds no events",
+		return kmag_err_set(err, ENOENT, "no event of %s matches the filters (%s): the trace holds no events",
 				 path, desc);
 	cpu_list(info, cpus, sizeof(cpus));
 	tasks[0] = '\0';
@@ -57,10 +60,12 @@ int cli_filter_matched(const char *path, const struct kmag_filter *f, const char
 	if (st.tasks > st.nr_top && n < sizeof(tasks))
 		snprintf(tasks + n, sizeof(tasks) - n, ", ...");
 	if (info->first_ts == KMAG_TS_NONE)
-		return cli_error("no event of %s matches the filters (%s); the trace holds %" PRIu64 " events on CPUs %s from %zu task%s%s%s%s",
+		return kmag_err_set(err, ENOENT,
+				    "no event of %s matches the filters (%s); the trace holds %" PRIu64 " events on CPUs %s from %zu task%s%s%s%s",
 				 path, desc, st.seen, cpus, st.tasks, st.tasks == 1 ? "" : "s",
 				 st.tasks ? " (" : "", tasks, st.tasks ? ")" : "");
-	return cli_error("no event of %s matches the filters (%s); the trace holds %.6f .. %.6f s on CPUs %s from %zu task%s%s%s%s",
+	return kmag_err_set(err, ENOENT,
+			    "no event of %s matches the filters (%s); the trace holds %.6f .. %.6f s on CPUs %s from %zu task%s%s%s%s",
 			 path, desc, (double)info->first_ts / 1e9, (double)info->last_ts / 1e9, cpus,
 			 st.tasks, st.tasks == 1 ? "" : "s", st.tasks ? " (" : "", tasks,
 			 st.tasks ? ")" : "");

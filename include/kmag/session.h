@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - one reading of a trace or a profile, and everything computed
+ * from it: how every kmag command reads.
+ *
+ * A session opens its input (a trace, or a profile of sums), the kernel's
+ * BTF (--btf, else the one a trace.dat stores) and DWARF (vmlinux) where
+ * asked, the symbol map of the trace's kernel, and builds the shared filters
+ * (tasks, command names, CPUs, a time window, a minimum duration, source
+ * paths). Reading drives every event through the filters into the one
+ * replay (replay.h), which the session owns; the views asked for in
+ * kmag_session_opts.views subscribe to it and are owned by the session: the
+ * call graph, its calling-context tree, one graph per task, the slowest
+ * calls, where errors were born, each function's sampled calls, argument
+ * summaries, call sites, probe hits. A consumer that prints while reading
+ * (kmag replay, the Chrome export) taps the filtered events instead.
+ *
+ *	struct kmag_session_opts o = { .path = "trace.dat", .views = { .graph = true } };
+ *	struct kmag_session *s = kmag_session_new(&o, &err);
+ *	if (!s || kmag_session_open(s, &err) || kmag_session_read(s, &err))
+ *		... err.msg says why ...
+ *	... kmag_session_graph(s), kmag_session_symtab(s), kmag_session_info(s) ...
+ *	kmag_session_free(s);
+ *
+ * Threads, buffers and their lifetimes belong to the session: opts.threads
+ * is where the number of reader threads goes (today one reads).
+ */
+#ifndef KMAG_SESSION_H
+#define KMAG_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callgraph.h"
+#include "callsample.h"
+#include "cgsplit.h"
+#include "event.h"
+#include "kmag.h"
+#include "trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct kmag_session;
+struct kmag_argstats;
+struct kmag_callsites;
+struct kmag_errors;
+struct kmag_probes;
+struct kmag_slowest;
+struct kmag_srclines;
+struct kmag_srcloc;
+struct kmag_pathfilter;
+
+/* What a session computes while it reads; each result has its kmag_session_*() below. */
+struct kmag_session_views {
+	bool graph;		/* the call graph: kmag_session_graph() */
+	bool call_paths;	/* with its calling-context tree (flame graphs, scoped graphs) */
+	bool paths_optional;	/* call paths where the input has them: a profile's sums do */
+	bool split;		/* one call graph per task or command name: kmag_session_split() */
+	enum kmag_split_key split_key;
+	bool probes;		/* hits of probe events (trace.dat only): kmag_session_probes() */
+	size_t slowest;		/* the N longest calls: kmag_session_slowest(); 0 = none */
+	bool errors;		/* where errors were born: kmag_session_errors() */
+	bool calls;		/* each function's sampled calls: kmag_session_calls() */
+	const struct kmag_callsample_opts *calls_opts;	/* NULL: the defaults */
+	const char *const *args;	/* argument summaries, "FUNC:ARG": kmag_session_argstats() */
+	size_t nr_args;
+	bool callsites;		/* call sites per caller and callee: kmag_session_callsites() */
+};
+
+struct kmag_session_opts {
+	/*
+	 * The trace or profile to read: trace.dat, ftrace text, or a kmag
+	 * profile (report --format json, merge); NULL: ./trace.dat, else the
+	 * seed's ./kernel-magnifier.data.
+	 */
+	const char *path;
+	const char *name;	/* how messages name the input ("standard input"); NULL: @path */
+	const char *what;	/* the reader, as messages name it ("report"); NULL: "kmag" */
+	enum kmag_reader reader;
+	/* Order across CPUs is not needed (faster; only for sums of a function tracer's calls). */
+	bool unordered;
+	/* The shared filters, in kmag_filter_add_*()'s syntax; NULL: none. */
+	const char *pids, *comms, *cpus, *time;
+	uint64_t min_duration_ns;	/* leave out calls shorter than this, with their calls */
+	const char *btf_path;		/* the kernel's BTF; NULL: the one a trace.dat stores */
+	const char *vmlinux;		/* the kernel's DWARF, for call-site lines; NULL: none */
+	/*
+	 * Source files: look up a symbol map (@symbol_map, else
+	 * kmag_symmap_default_path() of the trace's kernel, else the files a
+	 * profile names) for file:line; @filter_filepath (kmag_pathfilter_new()
+	 * syntax) keeps only functions defined in matching files and needs a map.
+	 */
+	bool symbols;
+	const char *symbol_map;
+	const char *filter_filepath;
+	unsigned threads;		/* reader threads; 0 and 1: one (the only choice today) */
+	struct kmag_session_views views;
+	kmag_warn_fn warn;	/* warnings while opening and reading; NULL: logged */
+	void *warn_ctx;
+};
+
+/*
+ * A session for @o (copied; its strings are borrowed and must outlive the
+ * session). Checks the options without opening anything. Returns a session
+ * to free with kmag_session_free(), or NULL with @err set: EINVAL for a bad
+ * option value (the message names the option), ENOMEM.
+ */
+struct kmag_session *kmag_session_new(const struct kmag_session_opts *o, struct kmag_err *err);
+/* Frees @s, its input, views and results (accepts NULL). */
+void kmag_session_free(struct kmag_session *s);
+
+/*
+ * Opens the input, the BTF, the vmlinux and the symbol map, and makes the
+ * views (they need the input's function names). Returns 0, or -errno with
+ * @err set: the input cannot be read, a profile where events are needed,
+ * --filter-filepath without a map, ENOMEM.
+ */
+int kmag_session_open(struct kmag_session *s, struct kmag_err *err);
+
+/*
+ * Also hands every event that passes the filters to @fn(@ev, @ctx), in time
+ * order per task, before the views see it (set after kmag_session_open(),
+ * before kmag_session_read()): for consumers that write while reading. @fn
+ * returns 0, a positive value to end the reading early (not an error), or
+ * -errno to fail it. At most 4 taps. Returns 0 or -ENOSPC.
+ */
+int kmag_session_tap(struct kmag_session *s, kmag_event_fn fn, void *ctx);
+
+/*
+ * Makes kmag_session_read() call @fn (NULL: no more) every few thousand
+ * events, for a progress display (kmag_trace_set_progress()).
+ */
+void kmag_session_set_progress(struct kmag_session *s, kmag_trace_progress_fn fn, void *ctx);
+
+/*
+ * Reads every event into the views (once) and finishes them. Returns 0, or
+ * -errno: with @err set when the input or a view failed, or when the filters
+ * let no event through (ENOENT: the message says what the trace holds);
+ * with @err untouched (code 0) when a tap failed, for the caller to explain
+ * from the tap. A profile's sums become the graph at once.
+ */
+int kmag_session_read(struct kmag_session *s, struct kmag_err *err);
+
+/* ---- what was read; all borrowed, valid until kmag_session_free() ---- */
+
+/* The input as messages name it ("trace.dat", "standard input"). */
+const char *kmag_session_name(const struct kmag_session *s);
+/* The open input: a trace, or a profile (format KMAG_INPUT_PROFILE). NULL before open. */
+struct kmag_trace *kmag_session_trace(const struct kmag_session *s);
+const struct kmag_trace_info *kmag_session_info(const struct kmag_session *s);
+/* The input's function names. */
+struct kmag_symtab *kmag_session_symtab(const struct kmag_session *s);
+/*
+ * The filters that applied, for titles: "cpu 1, calls >= 20.000 us (12
+ * shorter calls left out)"; "" for none. Complete after kmag_session_read().
+ */
+const char *kmag_session_filters(const struct kmag_session *s);
+
+/* The views asked for in opts.views (NULL when not asked, or not for this input). */
+struct kmag_cg *kmag_session_graph(const struct kmag_session *s);
+const struct kmag_cg_split *kmag_session_split(const struct kmag_session *s);
+/* NULL also for text traces: only trace.dat files describe probe events. */
+struct kmag_probes *kmag_session_probes(const struct kmag_session *s);
+struct kmag_slowest *kmag_session_slowest(const struct kmag_session *s);
+struct kmag_errors *kmag_session_errors(const struct kmag_session *s);
+struct kmag_callsample *kmag_session_calls(const struct kmag_session *s);
+struct kmag_argstats *kmag_session_argstats(const struct kmag_session *s);
+struct kmag_callsites *kmag_session_callsites(const struct kmag_session *s);
+
+/*
+ * Replaces the call graph with @cg (owned by the session from now on; the
+ * old one is freed), e.g. with kmag_cg_new_scoped()'s graph of one root.
+ */
+void kmag_session_set_graph(struct kmag_session *s, struct kmag_cg *cg);
+
+/* Where the return types of the errors view came from ("BTF of FILE"), NULL: none. */
+const char *kmag_session_types_from(const struct kmag_session *s);
+/* opts.vmlinux's source lines, or NULL. */
+struct kmag_srclines *kmag_session_srclines(const struct kmag_session *s);
+/* The source files of the input's functions (opts.symbols), or NULL without a map. */
+struct kmag_srcloc *kmag_session_srcloc(const struct kmag_session *s);
+/* opts.filter_filepath, parsed, or NULL. */
+const struct kmag_pathfilter *kmag_session_pathfilter(const struct kmag_session *s);
+/* The symbol map in use, as messages name it, or NULL. */
+const char *kmag_session_symbol_map(const struct kmag_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMAG_SESSION_H */

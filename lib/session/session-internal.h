@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session-internal.h - struct kmag_session (include/kmag/session.h) and the
+ * steps of a session the files of lib/session/ share. Internal.
+ */
+#ifndef KMAG_SESSION_INTERNAL_H
+#define KMAG_SESSION_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "internal.h"
+#include "kmag/replay.h"
+#include "kmag/session.h"
+#include "kmag/symmap.h"
+
+#define SESSION_MAX_TAPS 4
+
+struct kmag_session {
+	struct kmag_session_opts o;
+	const char *path;		/* opened (the default when opts.path is NULL) */
+	const char *name;		/* for messages */
+	const char *what;
+	struct kmag_filter *filter;	/* the shared filters (maybe empty) */
+	char filters[600];		/* their description, for titles */
+	struct kmag_trace *trace;
+	struct kmag_btf *btf;		/* --btf or the trace's own; given to @trace */
+	char types_from[300];		/* where the errors view's return types came from */
+	struct kmag_srclines *lines;	/* opts.vmlinux */
+	struct kmag_symmap_choice sym;	/* opts.symbols: the map and the path filter */
+	struct kmag_symmap *profile_map;	/* the files a profile names, when it is the map */
+	struct kmag_srcloc *loc;	/* the input's functions in the map */
+	/* the one replay and the views that subscribe to it */
+	struct kmag_replay *replay;
+	struct kmag_cg *cg;
+	struct kmag_cg_split *split;
+	struct kmag_probes *probes;
+	struct kmag_slowest *slowest;
+	struct kmag_errors *errors;
+	struct kmag_callsample *calls;
+	struct kmag_argstats *argstats;
+	struct kmag_callsites *callsites;
+	struct {
+		kmag_event_fn fn;
+		void *ctx;
+	} taps[SESSION_MAX_TAPS];
+	size_t nr_taps;
+	bool tap_failed;		/* a tap returned -errno: its error is its own */
+	kmag_trace_progress_fn progress;
+	void *progress_ctx;
+	bool opened, read;
+};
+
+/* A warning through opts.warn (or the log). */
+static inline void kmag__session_warn(const struct kmag_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void kmag__session_warn(const struct kmag_session *s, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s->o.warn)
+		s->o.warn(s->o.warn_ctx, msg);
+	else
+		kmag__log(KMAG_LOG_WARN, "session", "%s", msg);
+}
+
+/* session-input.c: opens the input, BTF, vmlinux and symbol map. 0 or -errno, @err set. */
+int kmag__session_open_input(struct kmag_session *s, struct kmag_err *err);
+/* session-input.c: a profile's sums into the graph. 0 or -errno, @err set. */
+int kmag__session_load_profile(struct kmag_session *s, struct kmag_err *err);
+
+/* session-views.c: makes the views asked for and subscribes them. 0 or -errno, @err set. */
+int kmag__session_make_views(struct kmag_session *s, struct kmag_err *err);
+/* session-views.c: finishes the views after the last event. 0 or -errno, @err set. */
+int kmag__session_finish_views(struct kmag_session *s, struct kmag_err *err);
+/* session-views.c: frees them. */
+void kmag__session_free_views(struct kmag_session *s);
+
+/*
+ * session-matched.c: when the non-empty filters let no event through, fills
+ * @err with what the trace holds instead and returns -ENOENT; else 0.
+ */
+int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *err);
+
+#endif /* KMAG_SESSION_INTERNAL_H */
