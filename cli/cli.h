@@ -241,8 +241,6 @@ int cli_output_format(const char *cmd, const char *path, const char *supported,
 void cli_human_bytes(char *buf, size_t size, double b);
 /* 1234567 -> "1.23M" */
 void cli_human_count(char *buf, size_t size, double n);
-/* 1234567 -> "1,234,567" */
-void cli_group_digits(char *buf, size_t size, uint64_t n);
 
 struct cli_live {
 	double last_t;		/* time and count of the last rate sample */

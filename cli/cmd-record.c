@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "kmag/filter.h"
 #include "kmag/record.h"
+#include "kmag/render/report.h"
 
 static const struct cli_command record_cmd = {
 	.name = "record",
@@ -148,7 +149,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 	int i;
 
 	cli_human_bytes(size, sizeof(size), (double)res->file_size);
-	cli_group_digits(ev, sizeof(ev), res->events);
+	kmag_fmt_count(ev, sizeof(ev), res->events);
 	fprintf(stderr, "kmag: wrote %s: %s events, %s (trace.dat v%d%s), %.1f s\n", o->output, ev,
 		size, res->file_version, res->compressed ? ", zstd" : "",
 		res->duration);
@@ -158,12 +159,12 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 
 		if (!c->recorded)
 			continue;
-		cli_group_digits(ev, sizeof(ev), c->events);
+		kmag_fmt_count(ev, sizeof(ev), c->events);
 		fprintf(stderr, "kmag:   CPU%d: %s events", c->cpu, ev);
 		if (lost) {
 			char l[32];
 
-			cli_group_digits(l, sizeof(l), lost);
+			kmag_fmt_count(l, sizeof(l), lost);
 			fprintf(stderr, ", %s events lost (%.1f%%)", l,
 				100.0 * (double)lost / (double)(lost + c->events));
 		}
@@ -177,7 +178,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 			fprintf(stderr, "kmag: CPU%d: %" PRIu64 " events stayed in the kernel buffer (not drained)\n",
 				i, res->cpus[i].left);
 	if (res->lost) {
-		cli_group_digits(ev, sizeof(ev), res->lost);
+		kmag_fmt_count(ev, sizeof(ev), res->lost);
 		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpu)\n",
 			ev);
 	}

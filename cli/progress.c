@@ -38,21 +38,6 @@ void cli_human_count(char *buf, size_t size, double n)
 		snprintf(buf, size, "%.0f", n);
 }
 
-void cli_group_digits(char *buf, size_t size, uint64_t n)
-{
-	char raw[32];
-	size_t len, i, o = 0;
-
-	snprintf(raw, sizeof(raw), "%" PRIu64, n);
-	len = strlen(raw);
-	for (i = 0; i < len && o + 2 < size; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = raw[i];
-	}
-	buf[o] = '\0';
-}
-
 bool cli_live_rate(struct cli_live *lv, double t, uint64_t n)
 {
 	double dt = t - lv->last_t;

@@ -25,6 +25,12 @@
 
 void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A message for the user through a caller's callback (@fn(@ctx, msg): notes,
+ * warnings), else logged at @level: the one way lib/ tells the user something.
+ */
+void kmag__tell(kmag_warn_fn fn, void *ctx, enum kmag_log_level level, const char *domain,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 #define pr_warn(fmt, ...) kmag__log(KMAG_LOG_WARN, PR_DOMAIN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...) kmag__log(KMAG_LOG_INFO, PR_DOMAIN, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) kmag__log(KMAG_LOG_DEBUG, PR_DOMAIN, fmt, ##__VA_ARGS__)

@@ -69,6 +69,23 @@ void kmag__log(enum kmag_log_level level, const char *domain, const char *fmt, .
 	errno = saved;
 }
 
+void kmag__tell(kmag_warn_fn fn, void *ctx, enum kmag_log_level level, const char *domain,
+		const char *fmt, ...)
+{
+	int saved = errno;
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (fn)
+		fn(ctx, buf);
+	else
+		kmag__log(level, domain, "%s", buf);
+	errno = saved;
+}
+
 int kmag__glob_match(const char *pattern, const char *str)
 {
 	return fnmatch(pattern, str, 0) == 0;

@@ -35,41 +35,21 @@ static void bucket_label(char *buf, size_t len, unsigned b, bool neg)
 		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")", lo, lo << 1);
 }
 
-static void hist_line(FILE *out, const char *label, uint64_t n, uint64_t most)
+static void hist_line(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most)
 {
-	char c[32];
+	char c[32], label[64];
 
-	fprintf(out, "    %-28s %10s |%-*.*s|\n", label, render_fmt_count(c, sizeof(c), n), BAR_WIDTH,
+	bucket_label(label, sizeof(label), b, neg);
+	fprintf(ctx, "    %-28s %10s |%-*.*s|\n", label, kmag_fmt_count(c, sizeof(c), n), BAR_WIDTH,
 		(int)(1 + (n * (BAR_WIDTH - 1)) / most), "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
 }
 
 static void text_hist(FILE *out, const struct kmag_argstat *a)
 {
-	uint64_t most = 0;
-	char label[64];
-	int b;
-
-	for (b = 0; b < KMAG_ARGSTAT_HIST; b++) {
-		if (a->hist[b] > most)
-			most = a->hist[b];
-		if (a->neg_hist[b] > most)
-			most = a->neg_hist[b];
-	}
-	if (!most)
+	if (!render_log2hist_max(a->hist, a->neg_hist, KMAG_ARGSTAT_HIST))
 		return;
 	fputs("  histogram:\n", out);
-	for (b = KMAG_ARGSTAT_HIST - 1; b > 0; b--) {
-		if (a->neg_hist[b]) {
-			bucket_label(label, sizeof(label), (unsigned)b, true);
-			hist_line(out, label, a->neg_hist[b], most);
-		}
-	}
-	for (b = 0; b < KMAG_ARGSTAT_HIST; b++) {
-		if (a->hist[b]) {
-			bucket_label(label, sizeof(label), (unsigned)b, false);
-			hist_line(out, label, a->hist[b], most);
-		}
-	}
+	render_log2hist_walk(a->hist, a->neg_hist, KMAG_ARGSTAT_HIST, hist_line, out);
 }
 
 int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
@@ -80,7 +60,7 @@ int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
 		const struct kmag_argstat *a = kmag_argstats_get(s, i);
 
 		fprintf(out, "%s%s:%s: %s call%s", i ? "\n" : "", a->func, a->arg,
-			render_fmt_count(n, sizeof(n), a->calls), a->calls == 1 ? "" : "s");
+			kmag_fmt_count(n, sizeof(n), a->calls), a->calls == 1 ? "" : "s");
 		if (!a->calls) {
 			fputs(" (the trace has no call of it)\n", out);
 			continue;
@@ -90,7 +70,7 @@ int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
 				a->arg);
 			continue;
 		}
-		fprintf(out, ", %s with the value (register %d)", render_fmt_count(n, sizeof(n), a->count),
+		fprintf(out, ", %s with the value (register %d)", kmag_fmt_count(n, sizeof(n), a->count),
 			a->reg);
 		if (a->count) {
 			fmt_value(v1, sizeof(v1), a, a->min);
@@ -102,7 +82,7 @@ int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
 			fputs("  top values:", out);
 		for (size_t k = 0; k < a->nr_top; k++) {
 			fmt_value(v1, sizeof(v1), a, a->top[k].value);
-			fprintf(out, " %s x%s (%.1f%%)%s", v1, render_fmt_count(n, sizeof(n), a->top[k].count),
+			fprintf(out, " %s x%s (%.1f%%)%s", v1, kmag_fmt_count(n, sizeof(n), a->top[k].count),
 				100.0 * (double)a->top[k].count / (double)a->count,
 				k + 1 < a->nr_top ? "," : "\n");
 		}

@@ -451,6 +451,17 @@ static void put_json_u64(struct kmag_calltree *c, const char *key, uint64_t v, u
 		put_u64(c, v, 0);
 }
 
+/* The task members of a JSON line: "task", "pid", "cpu". */
+static void put_task(struct kmag_calltree *c, int32_t pid, int32_t cpu)
+{
+	put(c, ",\"task\":", 8);
+	put_json_str(c, comm_of(c, pid));
+	put(c, ",\"pid\":", 7);
+	put_i64(c, pid);
+	put(c, ",\"cpu\":", 7);
+	put_i64(c, cpu);
+}
+
 int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call)
 {
 	int ret = reserve(c);
@@ -467,12 +478,7 @@ int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call)
 		put(c, "null", 4);
 	else
 		put_json_str(c, func_name(c, call->func));
-	put(c, ",\"task\":", 8);
-	put_json_str(c, comm_of(c, call->pid));
-	put(c, ",\"pid\":", 7);
-	put_i64(c, call->pid);
-	put(c, ",\"cpu\":", 7);
-	put_i64(c, call->cpu);
+	put_task(c, call->pid, call->cpu);
 	put(c, ",\"depth\":", 9);
 	put_i64(c, call->depth);
 	put_json_u64(c, ",\"start_ns\":", call->start_ns, KMAG_TS_NONE);
@@ -547,12 +553,7 @@ int kmag__ct_func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 			put(c, "null", 4);
 		else
 			put_json_str(c, func_name(c, ev->parent));
-		put(c, ",\"task\":", 8);
-		put_json_str(c, comm_of(c, ev->pid));
-		put(c, ",\"pid\":", 7);
-		put_i64(c, ev->pid);
-		put(c, ",\"cpu\":", 7);
-		put_i64(c, ev->cpu);
+		put_task(c, ev->pid, ev->cpu);
 		put_json_u64(c, ",\"start_ns\":", ev->ts, KMAG_TS_NONE);
 		put(c, ",\"repeat\":", 10);
 		put_u64(c, ev->repeat ? ev->repeat : 1, 0);

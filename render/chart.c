@@ -112,20 +112,10 @@ static void decade_label(char *buf, size_t len, int exp, int m, bool durations)
 
 static void value_label(char *buf, size_t len, uint64_t v, bool durations)
 {
-	char tmp[32];
-	int n, i, o = 0;
-
-	if (durations) {
+	if (durations)
 		kmag_format_duration(buf, len, v);
-		return;
-	}
-	n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
-	for (i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
+	else
+		kmag_fmt_count(buf, len, v);
 }
 
 static double text_width(cairo_t *cr, const char *s)
@@ -368,12 +358,8 @@ int kmag_render_chart(const struct kmag_chart *c, const char *path, const char *
 			goto out;
 		}
 	}
-	file = kmag_outfile_open(path, err);
-	if (!file) {
-		ret = -(err && err->code ? err->code : EIO);
+	if (!(out = render_out_open(path, &file, &ret, err)))
 		goto out;
-	}
-	out = kmag_outfile_stream(file);
 	if (png)
 		surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
 	else if (!strcmp(format, "pdf"))

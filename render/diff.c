@@ -85,12 +85,12 @@ static void input_line(FILE *out, const char *tag, const char *path,
 	char ev[32], dur[32];
 
 	fprintf(out, "# %s: %s (%s, %s events", tag, path ? path : "-", kmag_tracer_name(i->tracer),
-		render_fmt_count(ev, sizeof(ev), i->events));
+		kmag_fmt_count(ev, sizeof(ev), i->events));
 	if (i->first_ts != KMAG_TS_NONE && i->last_ts != KMAG_TS_NONE && i->last_ts >= i->first_ts)
 		fprintf(out, " in %s", kmag_format_duration(dur, sizeof(dur), i->last_ts - i->first_ts));
 	if (i->lost || i->lost_unknown)
 		fprintf(out, ", %s%s events lost", i->lost_unknown && !i->lost ? "some" : "",
-			i->lost ? render_fmt_count(ev, sizeof(ev), i->lost) : "");
+			i->lost ? kmag_fmt_count(ev, sizeof(ev), i->lost) : "");
 	fputs(")\n", out);
 }
 

@@ -5,6 +5,7 @@
  * sites, as text or JSON.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "kmag/btf.h"
 #include "kmag/durations.h"
@@ -53,6 +54,15 @@ static bool site_line(const struct kmag_call *call, const struct kmag_symtab *st
 	       kmag_srclines_call_site(lines, name_of(st, call->caller), call->caller_off, buf, size);
 }
 
+/* The call site of @call (KMAG_FUNC_NONE caller: none) into @site, its source line into @line or "". */
+static void call_site(const struct kmag_call *call, const struct kmag_symtab *st,
+		      struct kmag_srclines *lines, char site[static 256], char line[static 768])
+{
+	kmag_fmt_call_site(site, 256, name_of(st, call->caller), call->caller_off);
+	if (!site_line(call, st, lines, line, 768))
+		line[0] = '\0';
+}
+
 /*
  * The slow call itself, where the trace recorded them: "vfs_write(file=0x..,
  * count=0x1000, ..) = 0x1000" (or "returned 0x1000" without arguments) and
@@ -63,7 +73,7 @@ static void text_details(FILE *out, const struct kmag_slow_call *c, const struct
 {
 	const struct kmag_call *call = &c->call;
 	bool ret = call->has_retval;
-	char buf[1024];
+	char buf[1024], line[768], *tmp = NULL;
 
 	/* a function without parameters shows as one that saved none */
 	bool args = call->nargs && kmag_fmt_trace_args(buf, sizeof(buf), call, t);
@@ -85,15 +95,13 @@ static void text_details(FILE *out, const struct kmag_slow_call *c, const struct
 		fputc('\n', out);
 	if (call->caller == KMAG_FUNC_NONE)
 		return;
-	kmag_fmt_call_site(buf, sizeof(buf), name_of(st, call->caller), call->caller_off);
+	call_site(call, st, lines, buf, line);
 	fputs("       called from ", out);
 	render_fput_text(out, buf);
-	if (site_line(call, st, lines, buf, sizeof(buf))) {
-		fputs(" (", out);
-		render_fput_text(out, buf);
-		fputc(')', out);
-	}
+	if (line[0])
+		fprintf(out, " (%s)", render_text_safe(line, &tmp));
 	fputc('\n', out);
+	free(tmp);
 }
 
 int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag_symtab *st,
@@ -139,17 +147,17 @@ static void json_details(FILE *out, const struct kmag_slow_call *c, const struct
 			 const struct kmag_trace *t, struct kmag_srclines *lines)
 {
 	const struct kmag_call *call = &c->call;
-	char buf[1024];
+	char buf[1024], line[768];
 	size_t k;
 	bool any = false;
 
 	if (call->caller != KMAG_FUNC_NONE) {
-		kmag_fmt_call_site(buf, sizeof(buf), name_of(st, call->caller), call->caller_off);
+		call_site(call, st, lines, buf, line);
 		fputs(",\"call_site\":", out);
 		kmag_fput_json_string(out, buf);
-		if (site_line(call, st, lines, buf, sizeof(buf))) {
+		if (line[0]) {
 			fputs(",\"call_site_line\":", out);
-			kmag_fput_json_string(out, buf);
+			kmag_fput_json_string(out, line);
 		}
 	}
 	if (call->nargs && kmag_fmt_trace_args(buf, sizeof(buf), call, t)) {

@@ -150,7 +150,7 @@ static void put_info(FILE *out, const struct kmag_flame *f, uint32_t i, uint64_t
 	if (kmag_flame_reversed(f)) {
 		/* a reversed frame: the leaf function's calls along this chain of callers */
 		fprintf(out, "%s calls, %s self time (%.2f%%)",
-			render_fmt_count(a, sizeof(a), fr->total_calls),
+			kmag_fmt_count(a, sizeof(a), fr->total_calls),
 			kmag_format_duration(b, sizeof(b), fr->total_ns), pct);
 		return;
 	}
@@ -158,11 +158,11 @@ static void put_info(FILE *out, const struct kmag_flame *f, uint32_t i, uint64_t
 		fprintf(out, "%s (%.2f%%) incl. callees, self %s, %s calls of this stack",
 			kmag_format_duration(a, sizeof(a), fr->total_ns), pct,
 			kmag_format_duration(b, sizeof(b), fr->self_ns),
-			render_fmt_count(c, sizeof(c), fr->self_calls));
+			kmag_fmt_count(c, sizeof(c), fr->self_calls));
 	else
 		fprintf(out, "%s calls in this subtree (%.2f%%), %s of this stack, %s incl. callees",
-			render_fmt_count(a, sizeof(a), fr->total_calls), pct,
-			render_fmt_count(b, sizeof(b), fr->self_calls),
+			kmag_fmt_count(a, sizeof(a), fr->total_calls), pct,
+			kmag_fmt_count(b, sizeof(b), fr->self_calls),
 			kmag_format_duration(c, sizeof(c), fr->total_ns));
 }
 

@@ -187,20 +187,6 @@ static void put_esc_cut(FILE *f, const char *str, size_t max)
 	free(tmp);
 }
 
-static char *fmt_count(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i, o = 0;
-
-	for (i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static bool is_time_key(enum kmag_sort_key k)
 {
 	return k != KMAG_SORT_CALLS && k != KMAG_SORT_INCOMPLETE && k != KMAG_SORT_NAME;
@@ -228,7 +214,7 @@ static const char *key_name(enum kmag_sort_key k)
 
 static char *fmt_value(char *buf, size_t len, uint64_t v, enum kmag_sort_key k)
 {
-	return is_time_key(k) ? kmag_format_duration(buf, len, v) : fmt_count(buf, len, v);
+	return is_time_key(k) ? kmag_format_duration(buf, len, v) : kmag_fmt_count(buf, len, v);
 }
 
 static const char *func_name(const struct kmag_graph_doc *d, uint32_t cg_node)
@@ -331,7 +317,7 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 		fputs("<TR><TD><FONT POINT-SIZE=\"10\"><I>not traced</I>", gv->f);
 	else
 		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\">%s call%s",
-			fmt_count(a, sizeof(a), cn->st.calls), cn->st.calls == 1 ? "" : "s");
+			kmag_fmt_count(a, sizeof(a), cn->st.calls), cn->st.calls == 1 ? "" : "s");
 	if (timed)
 		fprintf(gv->f, " &#183; total %s &#183; self %s",
 			kmag_format_duration(b, sizeof(b), cn->st.total_ns),
@@ -339,7 +325,7 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 	fputs("</FONT></TD></TR>", gv->f);
 	if (probe_hits)
 		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"10\"><B>probe: %s hit%s</B></FONT></TD></TR>",
-			fmt_count(a, sizeof(a), probe_hits), probe_hits == 1 ? "" : "s");
+			kmag_fmt_count(a, sizeof(a), probe_hits), probe_hits == 1 ? "" : "s");
 	if (vn->pruned_callees)
 		fprintf(gv->f, "<TR><TD><FONT POINT-SIZE=\"9\"><I>+%u callee%s pruned</I></FONT></TD></TR>",
 			vn->pruned_callees, vn->pruned_callees == 1 ? "" : "s");
@@ -375,18 +361,18 @@ static int node_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agnode_t *n
 	}
 	if (!cn->st.calls)
 		fprintf(gv->f, "\nnot traced: only seen calling traced functions (%s calls)",
-			fmt_count(a, sizeof(a), calls_made(d, vn->node)));
+			kmag_fmt_count(a, sizeof(a), calls_made(d, vn->node)));
 	else
-		fprintf(gv->f, "\n%s calls", fmt_count(a, sizeof(a), cn->st.calls));
+		fprintf(gv->f, "\n%s calls", kmag_fmt_count(a, sizeof(a), cn->st.calls));
 	if (timed)
 		fprintf(gv->f, ", total %s, self %s, max %s",
 			kmag_format_duration(a, sizeof(a), cn->st.total_ns),
 			kmag_format_duration(b, sizeof(b), cn->st.self_ns),
 			kmag_format_duration(c, sizeof(c), cn->st.max_ns));
 	if (cn->st.incomplete)
-		fprintf(gv->f, ", %s incomplete", fmt_count(a, sizeof(a), cn->st.incomplete));
+		fprintf(gv->f, ", %s incomplete", kmag_fmt_count(a, sizeof(a), cn->st.incomplete));
 	if (probe_hits)
-		fprintf(gv->f, "\nprobe: %s hits", fmt_count(a, sizeof(a), probe_hits));
+		fprintf(gv->f, "\nprobe: %s hits", kmag_fmt_count(a, sizeof(a), probe_hits));
 	if (vn->hidden_callees)
 		fprintf(gv->f, "\n%u callee%s not shown", vn->hidden_callees,
 			vn->hidden_callees == 1 ? "" : "s");
@@ -434,10 +420,10 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 		double t = max_w > 0 ? sqrt((double)e->weight / max_w) : 1;
 
 		if (ce->st.timed)
-			snprintf(buf, sizeof(buf), "%s / %s", fmt_count(a, sizeof(a), ce->st.calls),
+			snprintf(buf, sizeof(buf), "%s / %s", kmag_fmt_count(a, sizeof(a), ce->st.calls),
 				 kmag_format_duration(b, sizeof(b), ce->st.total_ns));
 		else
-			fmt_count(buf, sizeof(buf), ce->st.calls);
+			kmag_fmt_count(buf, sizeof(buf), ce->st.calls);
 		/* placing thousands of edge labels dominates a big layout; tooltips keep them */
 		if (!gv->big)
 			agxset(ge, gv->e_label, buf);
@@ -464,7 +450,7 @@ static int edge_attrs(const struct kmag_graph_doc *d, struct gv *gv, Agedge_t *g
 		put_esc_cut(gv->f, func_name(d, vn[e->from].node), RENDER_TIP_MAX);
 		fputs(" -> ", gv->f);
 		put_esc_cut(gv->f, func_name(d, vn[e->to].node), RENDER_TIP_MAX);
-		fprintf(gv->f, ": %s calls", fmt_count(a, sizeof(a), ce->st.calls));
+		fprintf(gv->f, ": %s calls", kmag_fmt_count(a, sizeof(a), ce->st.calls));
 		if (ce->flags & KMAG_EDGE_IRQ)
 			fputs(" (in interrupt context)", gv->f);
 		if (on_err)
@@ -501,9 +487,9 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 	if (d->info) {
 		fprintf(gv->f, "%s, %s tracer &#183; %s events",
 			kmag_input_format_name(d->info->format), kmag_tracer_name(d->info->tracer),
-			fmt_count(a, sizeof(a), d->info->events));
+			kmag_fmt_count(a, sizeof(a), d->info->events));
 		if (d->info->lost)
-			fprintf(gv->f, " &#183; %s lost", fmt_count(b, sizeof(b), d->info->lost));
+			fprintf(gv->f, " &#183; %s lost", kmag_fmt_count(b, sizeof(b), d->info->lost));
 		else if (d->info->lost_unknown || cs->lost_markers)
 			fputs(" &#183; events lost (count unknown)", gv->f);
 		else
@@ -699,12 +685,8 @@ int kmag_render_graphviz(const struct kmag_graph_doc *d, const char *path, const
 		kmag_err_set(err, -ret, "out of memory while building the graph");
 		goto out;
 	}
-	file = kmag_outfile_open(path, err);
-	if (!file) {
-		ret = -(err && err->code ? err->code : EIO);
+	if (!(out = render_out_open(path, &file, &ret, err)))
 		goto out;
-	}
-	out = kmag_outfile_stream(file);
 	if (text) {
 		if (agwrite(gv.g, out) != 0 && !(ret = kmag_outfile_close(file, err)))
 			ret = kmag_err_set(err, EIO, "cannot write %s", path);

@@ -486,12 +486,13 @@ int kmag_explore_html(FILE *out, const struct kmag_explore *x)
 /* The page written to @path through kmag_outfile (replaced atomically). */
 static int explore_html_path(const char *path, const struct kmag_explore *x, struct kmag_err *err)
 {
-	struct kmag_outfile *o = kmag_outfile_open(path, err);
+	struct kmag_outfile *o;
 	int ret;
+	FILE *f = render_out_open(path, &o, &ret, err);
 
-	if (!o)
-		return -(err && err->code ? err->code : EIO);
-	ret = kmag_explore_html(kmag_outfile_stream(o), x);
+	if (!f)
+		return ret;
+	ret = kmag_explore_html(f, x);
 	if (ret == -ENOMEM) {
 		kmag_outfile_abort(o);
 		return kmag_err_set(err, ENOMEM, "out of memory while writing %s", path);

@@ -47,38 +47,21 @@ static void bucket_label(char *buf, size_t len, unsigned b, bool neg)
 		snprintf(buf, len, "%" PRIu64 "..%" PRIu64, lo, hi);
 }
 
+static void hist_line(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most)
+{
+	char label[64], c[32];
+
+	bucket_label(label, sizeof(label), b, neg);
+	fprintf(ctx, "      %22s %12s |%.*s\n", label, kmag_fmt_count(c, sizeof(c), n),
+		(int)(1 + (n * (BAR_WIDTH - 1)) / most), "########################################");
+}
+
 static void text_hist(FILE *out, const struct kmag_probe_arg *a)
 {
-	uint64_t most = 0;
-	char label[64], n[32];
-	int b;
-
-	for (b = 0; b < KMAG_PROBE_HIST; b++) {
-		if (a->hist[b] > most)
-			most = a->hist[b];
-		if (a->neg_hist[b] > most)
-			most = a->neg_hist[b];
-	}
-	if (!most)
+	if (!render_log2hist_max(a->hist, a->neg_hist, KMAG_PROBE_HIST))
 		return;
 	fputs("    histogram:\n", out);
-	for (b = KMAG_PROBE_HIST - 1; b > 0; b--) {
-		if (!a->neg_hist[b])
-			continue;
-		bucket_label(label, sizeof(label), (unsigned)b, true);
-		fprintf(out, "      %22s %12s |%.*s\n", label,
-			render_fmt_count(n, sizeof(n), a->neg_hist[b]),
-			(int)(1 + (a->neg_hist[b] * (BAR_WIDTH - 1)) / most),
-			"########################################");
-	}
-	for (b = 0; b < KMAG_PROBE_HIST; b++) {
-		if (!a->hist[b])
-			continue;
-		bucket_label(label, sizeof(label), (unsigned)b, false);
-		fprintf(out, "      %22s %12s |%.*s\n", label, render_fmt_count(n, sizeof(n), a->hist[b]),
-			(int)(1 + (a->hist[b] * (BAR_WIDTH - 1)) / most),
-			"########################################");
-	}
+	render_log2hist_walk(a->hist, a->neg_hist, KMAG_PROBE_HIST, hist_line, out);
 }
 
 int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_symtab *st)
@@ -101,7 +84,7 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 		render_fput_text(out, pr->name);
 		fprintf(out, "  (%s%s", kind_name(pr), fn ? " on " : "");
 		render_fput_text(out, fn);
-		fprintf(out, "): %s hit%s\n", render_fmt_count(n, sizeof(n), pr->hits),
+		fprintf(out, "): %s hit%s\n", kmag_fmt_count(n, sizeof(n), pr->hits),
 			pr->hits == 1 ? "" : "s");
 		if (!pr->nr_args)
 			fputs("  (no arguments fetched)\n", out);
@@ -112,7 +95,7 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 			render_fput_text(out, ar->name);
 			fputs(" (", out);
 			render_fput_text(out, ar->type);
-			fprintf(out, "): %s value%s", render_fmt_count(n, sizeof(n), ar->count),
+			fprintf(out, "): %s value%s", kmag_fmt_count(n, sizeof(n), ar->count),
 				ar->count == 1 ? "" : "s");
 			if (!ar->is_string && ar->count) {
 				fmt_value(v1, sizeof(v1), ar, ar->min);
@@ -136,7 +119,7 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 					fmt_value(v1, sizeof(v1), ar, tv->value);
 					fprintf(out, " %s", v1);
 				}
-				fprintf(out, " x%s (%.1f%%)%s", render_fmt_count(n, sizeof(n), tv->count),
+				fprintf(out, " x%s (%.1f%%)%s", kmag_fmt_count(n, sizeof(n), tv->count),
 					100.0 * (double)tv->count / (double)ar->count,
 					k + 1 < ar->nr_top ? "," : "\n");
 			}

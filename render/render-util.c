@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmag/outfile.h"
 #include "render-util.h"
 
 size_t render_utf8_len(const unsigned char *p)
@@ -135,7 +136,7 @@ void render_fput_bytes(FILE *out, const char *data, size_t len)
 	fwrite(data, 1, len, out);
 }
 
-char *render_fmt_count(char *buf, size_t len, uint64_t v)
+char *kmag_fmt_count(char *buf, size_t len, uint64_t v)
 {
 	char tmp[32];
 	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i;
@@ -338,4 +339,44 @@ void kmag_fput_csv_field(FILE *out, const char *s)
 		fwrite(p, 1, n, out);
 	}
 	fputc('"', out);
+}
+
+uint64_t render_log2hist_max(const uint64_t *hist, const uint64_t *neg, unsigned nr)
+{
+	uint64_t most = 0;
+	unsigned b;
+
+	for (b = 0; b < nr; b++) {
+		if (hist[b] > most)
+			most = hist[b];
+		if (neg[b] > most)
+			most = neg[b];
+	}
+	return most;
+}
+
+void render_log2hist_walk(const uint64_t *hist, const uint64_t *neg, unsigned nr,
+			  void (*line)(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most),
+			  void *ctx)
+{
+	uint64_t most = render_log2hist_max(hist, neg, nr);
+	unsigned b;
+
+	for (b = nr - 1; b > 0; b--)	/* (bucket 0 holds 0, never negative) */
+		if (neg[b])
+			line(ctx, b, true, neg[b], most);
+	for (b = 0; b < nr; b++)
+		if (hist[b])
+			line(ctx, b, false, hist[b], most);
+}
+
+FILE *render_out_open(const char *path, struct kmag_outfile **file, int *ret,
+		      struct kmag_err *err)
+{
+	*file = kmag_outfile_open(path, err);
+	if (!*file) {
+		*ret = -(err && err->code ? err->code : EIO);
+		return NULL;
+	}
+	return kmag_outfile_stream(*file);
 }

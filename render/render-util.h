@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "grow.h"	/* kmag__grow(), from lib/util: the base layer every part may use */
+#include "kmag/render/report.h"	/* kmag_fmt_count() */
 
 /* Shared by the renderers (render/report.c): write @s escaped for the format. */
 void kmag_fput_json_string(FILE *out, const char *s);
@@ -53,8 +54,6 @@ const char *render_text_safe(const char *s, char **tmp);
 void render_fput_xml(FILE *out, const char *s);
 /* Writes @len bytes of @data as is. */
 void render_fput_bytes(FILE *out, const char *data, size_t len);
-/* Formats @v with thousands separators ("1,234,567") into @buf; returns @buf. */
-char *render_fmt_count(char *buf, size_t len, uint64_t v);
 /*
  * @s for a Graphviz (libcgraph) string, each backslash doubled, then @suffix
  * (NULL = "") as is: Graphviz's DOT writer escapes quotes but not
@@ -97,5 +96,25 @@ const char *render_name_cut(const char *s, size_t max, char **tmp);
 char *render_dot_id(const char *name, size_t index);
 /* Returns 0, or -EIO when @out has seen a write error. */
 int render_status(FILE *out);
+
+struct kmag_outfile;
+/*
+ * Opens @path for a picture or page (include/kmag/outfile.h: written aside,
+ * in place once committed): its stream, *@file to commit or abort; NULL
+ * with @err set and *@ret = -errno.
+ */
+FILE *render_out_open(const char *path, struct kmag_outfile **file, int *ret,
+		      struct kmag_err *err);
+
+/*
+ * A power-of-two histogram (lib/util/log2hist.h: @nr buckets in @hist, the
+ * negative values' magnitudes in @neg) in the text tables: the largest
+ * bucket's count (0: empty), and each non-empty bucket in order of value
+ * (the most negative first) to @line with that count.
+ */
+uint64_t render_log2hist_max(const uint64_t *hist, const uint64_t *neg, unsigned nr);
+void render_log2hist_walk(const uint64_t *hist, const uint64_t *neg, unsigned nr,
+			  void (*line)(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most),
+			  void *ctx);
 
 #endif /* KMAG_RENDER_RENDER_H */

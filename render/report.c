@@ -66,18 +66,6 @@ static void put_u64(FILE *out, uint64_t v)
 	fprintf(out, "%" PRIu64, v);
 }
 
-static void fmt_count(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i, o = 0;
-
-	for (i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-}
 
 /* A profile's recordings, for the header: "# events:  N in 3 recordings: a.dat, b.dat, c.json" */
 static void profile_sources(FILE *out, const struct kmag_trace_info *info, const char *events)
@@ -154,7 +142,7 @@ static void header(FILE *out, const struct kmag_report *r)
 	}
 	else if (info->format == KMAG_INPUT_PROFILE && info->nr_sources)
 		profile_kernels(out, info);
-	fmt_count(a, sizeof(a), info->events);
+	kmag_fmt_count(a, sizeof(a), info->events);
 	if (info->format == KMAG_INPUT_PROFILE)
 		profile_sources(out, info, a);
 	else
@@ -163,7 +151,7 @@ static void header(FILE *out, const struct kmag_report *r)
 	if (info->nr_cpus > 1 && info->nr_cpus <= 64) {
 		fputs(" (", out);
 		for (i = 0; i < info->nr_cpus; i++) {
-			fmt_count(a, sizeof(a), info->cpus[i].events);
+			kmag_fmt_count(a, sizeof(a), info->cpus[i].events);
 			fprintf(out, "%sCPU%d %s", i ? ", " : "", i, a);
 		}
 		fputc(')', out);
@@ -178,7 +166,7 @@ static void header(FILE *out, const struct kmag_report *r)
 			continue;
 		fprintf(out, "# lost:    CPU%d: ", i);
 		if (lost) {
-			fmt_count(a, sizeof(a), lost);
+			kmag_fmt_count(a, sizeof(a), lost);
 			fprintf(out, "%s events lost (%.1f%%)", a,
 				100.0 * (double)lost / (double)(lost + ci->events));
 		} else {
@@ -191,7 +179,7 @@ static void header(FILE *out, const struct kmag_report *r)
 		shown++;
 	}
 	if (info->lost_unattributed) {
-		fmt_count(a, sizeof(a), info->lost_unattributed);
+		kmag_fmt_count(a, sizeof(a), info->lost_unattributed);
 		fprintf(out, "# lost:    %s events overwritten before the trace was read (%.1f%%)\n", a,
 			100.0 * (double)info->lost_unattributed /
 				(double)(info->lost_unattributed + info->events));
@@ -208,7 +196,7 @@ static void header(FILE *out, const struct kmag_report *r)
 		render_fput_text(out, r->filters);
 		fputc('\n', out);
 	}
-	fmt_count(a, sizeof(a), sum->incomplete_calls);
+	kmag_fmt_count(a, sizeof(a), sum->incomplete_calls);
 	fprintf(out, "# graph:   %zu functions, %zu call edges, %s incomplete calls%s\n",
 		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
 		info->tracer == KMAG_TRACER_FUNCTION ?
@@ -219,7 +207,7 @@ static void header(FILE *out, const struct kmag_report *r)
 
 		fputs("# other:  ", out);
 		for (k = 0; k < n && k < 12; k++) {
-			fmt_count(a, sizeof(a), ec[k].count);
+			kmag_fmt_count(a, sizeof(a), ec[k].count);
 			/* event names come from the trace: escaped as function names are */
 			fputs(k ? ", " : " ", out);
 			if (ec[k].system) {

@@ -120,6 +120,18 @@ static int draw(struct tui *t, struct lines *s, bool colour)
 	return 0;
 }
 
+/* Gives the terminal back and frees the screen's text. */
+static void end_screen(SCREEN *scr, FILE *out, struct lines *s, FILE *log)
+{
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	free(s->lines);
+	free(s->text);
+	if (log)
+		fclose(log);
+}
+
 int tui_run(struct tui *t, const char *trace_log, uint64_t start_ns)
 {
 	struct lines s = { 0 };
@@ -186,22 +198,10 @@ int tui_run(struct tui *t, const char *trace_log, uint64_t start_ns)
 			fflush(log);
 		}
 	}
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	free(s.lines);
-	free(s.text);
-	if (log)
-		fclose(log);
+	end_screen(scr, out, &s, log);
 	return 0;
 nomem:
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	free(s.lines);
-	free(s.text);
-	if (log)
-		fclose(log);
+	end_screen(scr, out, &s, log);
 	fprintf(stderr, "kmag: tui: out of memory\n");
 	return 1;
 }

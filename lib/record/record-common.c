@@ -1,31 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * record-common.c - helpers every part of the recorder uses: notes to the
- * user, and telling a killed kmag run from a live one.
+ * record-common.c - helpers every part of the recorder uses: telling a
+ * killed kmag run from a live one.
  */
 #define PR_DOMAIN "record"
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "record-internal.h"
-
-void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (r->o.note)
-		r->o.note(r->o.note_ctx, buf);
-	else
-		pr_info("%s", buf);
-}
 
 /*
  * KMAG_TEST_SETUP_PAUSE=STEP:FILE: at STEP, create FILE and wait for the

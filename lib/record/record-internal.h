@@ -158,8 +158,8 @@ struct kmag_recorder {
 
 /* record-common.c: helpers every part of the recorder uses */
 /* Passes a note to the user (opts.note or the log). */
-void kmag__rec_note(struct kmag_recorder *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#define kmag__rec_note(r, ...)                                                              \
+	kmag__tell((r)->o.note, (r)->o.note_ctx, KMAG_LOG_INFO, PR_DOMAIN, __VA_ARGS__)
 /* True when the kmag run @pid is gone (its lock released, or no such process). */
 bool kmag__rec_owner_gone(const char *state_dir, int pid);
 

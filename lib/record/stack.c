@@ -32,22 +32,8 @@ struct kmag_stack {
 	bool started, restored;
 };
 
-static void note(const struct kmag_stack_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(const struct kmag_stack_opts *o, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (o->note)
-		o->note(o->note_ctx, buf);
-	else
-		pr_info("%s", buf);
-}
+/* A note to the user (opts.note or the log). */
+#define note(o, ...) kmag__tell((o)->note, (o)->note_ctx, KMAG_LOG_INFO, PR_DOMAIN, __VA_ARGS__)
 
 /* Writes the state file: line 1 the enabled value, the rest the filter (or nothing). */
 static int save_state(struct kmag_stack *s, struct kmag_err *err)

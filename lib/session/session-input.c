@@ -5,6 +5,7 @@
  * kernel; and a profile's sums as the call graph.
  */
 #define PR_DOMAIN "session"
+#include <stdio.h>
 #include <unistd.h>
 
 #include "session-internal.h"

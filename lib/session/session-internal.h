@@ -6,9 +6,6 @@
 #ifndef KMAG_SESSION_INTERNAL_H
 #define KMAG_SESSION_INTERNAL_H
 
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "internal.h"
 #include "kmag/replay.h"
 #include "kmag/session.h"
@@ -52,21 +49,8 @@ struct kmag_session {
 };
 
 /* A warning through opts.warn (or the log). */
-static inline void kmag__session_warn(const struct kmag_session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static inline void kmag__session_warn(const struct kmag_session *s, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (s->o.warn)
-		s->o.warn(s->o.warn_ctx, msg);
-	else
-		kmag__log(KMAG_LOG_WARN, "session", "%s", msg);
-}
+#define kmag__session_warn(s, ...)                                                          \
+	kmag__tell((s)->o.warn, (s)->o.warn_ctx, KMAG_LOG_WARN, "session", __VA_ARGS__)
 
 /* session-input.c: opens the input, BTF, vmlinux and symbol map. 0 or -errno, @err set. */
 int kmag__session_open_input(struct kmag_session *s, struct kmag_err *err);
@@ -77,8 +61,8 @@ int kmag__session_load_profile(struct kmag_session *s, struct kmag_err *err);
 int kmag__session_make_views(struct kmag_session *s, struct kmag_err *err);
 /* session-views.c: finishes the views after the last event. 0 or -errno, @err set. */
 int kmag__session_finish_views(struct kmag_session *s, struct kmag_err *err);
-/* session-views.c: frees them. */
-void kmag__session_free_views(struct kmag_session *s);
+/* session-views.c: frees them (with the session). */
+void kmag__session_free_views(const struct kmag_session *s);
 
 /*
  * session-matched.c: when the non-empty filters let no event through, fills

@@ -5,6 +5,7 @@
  * CPUs and busiest tasks), so the user can correct the filter.
  */
 #define PR_DOMAIN "session"
+#include <stdio.h>
 #include <inttypes.h>
 
 #include "session-internal.h"

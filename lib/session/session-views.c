@@ -6,6 +6,7 @@
  * event.
  */
 #define PR_DOMAIN "session"
+#include <stdio.h>
 #include "session-internal.h"
 #include "kmag/argstats.h"
 #include "kmag/callsites.h"
@@ -119,7 +120,7 @@ int kmag__session_finish_views(struct kmag_session *s, struct kmag_err *err)
 	return 0;
 }
 
-void kmag__session_free_views(struct kmag_session *s)
+void kmag__session_free_views(const struct kmag_session *s)
 {
 	kmag_cg_free(s->cg);
 	kmag_cg_split_free(s->split);
@@ -129,14 +130,5 @@ void kmag__session_free_views(struct kmag_session *s)
 	kmag_callsample_free(s->calls);
 	kmag_argstats_free(s->argstats);
 	kmag_callsites_free(s->callsites);
-	kmag_replay_free(s->replay);
-	s->cg = NULL;
-	s->split = NULL;
-	s->probes = NULL;
-	s->slowest = NULL;
-	s->errors = NULL;
-	s->calls = NULL;
-	s->argstats = NULL;
-	s->callsites = NULL;
-	s->replay = NULL;
+	kmag_replay_free(s->replay);	/* after the views subscribed to it */
 }

@@ -6,6 +6,7 @@
  * filters and the minimum-duration filter to the taps and the one replay.
  */
 #define PR_DOMAIN "session"
+#include <stdio.h>
 #include <inttypes.h>
 #include <unistd.h>
 

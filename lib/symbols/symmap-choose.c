@@ -35,17 +35,10 @@ int kmag_symmap_choose(struct kmag_symmap_choice *c, struct kmag_err *err)
 	if (!c->map)
 		return kmag_err_set(err, errno ? errno : EIO, "cannot load the symbol map");
 	mrel = kmag_symmap_kernel_release(c->map);
-	if (c->release && mrel && strcmp(c->release, mrel)) {
-		char msg[4400];
-
-		snprintf(msg, sizeof(msg),
-			 "the symbol map %s is for kernel %s but %s %s; run `kmag generate-symbol-map -r %s`",
-			 c->used, mrel, c->for_what, c->release, c->release);
-		if (c->warn)
-			c->warn(c->warn_ctx, msg);
-		else
-			pr_warn("%s", msg);
-	}
+	if (c->release && mrel && strcmp(c->release, mrel))
+		kmag__tell(c->warn, c->warn_ctx, KMAG_LOG_WARN, PR_DOMAIN,
+			   "the symbol map %s is for kernel %s but %s %s; run `kmag generate-symbol-map -r %s`",
+			   c->used, mrel, c->for_what, c->release, c->release);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "tracedat-format.h"
+#include "util/endian.h"
 
 /* The shape of a recording's pages. */
 struct kmag_page_geom {
@@ -45,20 +46,15 @@ struct kmag_page_info {
 	bool lost_known;
 };
 
+/* Numbers in the pages' byte order (util/endian.h). */
 static inline uint32_t kmag__pg_get32(const struct kmag_page_geom *g, const uint8_t *p)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, 4);
-	return g->swap ? __builtin_bswap32(v) : v;
+	return kmag__get32(g->swap, p);
 }
 
 static inline uint64_t kmag__pg_get64(const struct kmag_page_geom *g, const uint8_t *p)
 {
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, 8);
-	return g->swap ? __builtin_bswap64(v) : v;
+	return kmag__get64(g->swap, p);
 }
 
 /* The commit word of @page (size and flags). */

@@ -276,26 +276,17 @@ static int read_event_formats(struct cur *c)
 	return 0;
 }
 
-static int read_sized32(struct cur *c, const char *what, struct td_blob *b)
+/* A blob after its size, a 32- or 64-bit number (@wide) as the section writes it. */
+static int read_sized(struct cur *c, const char *what, bool wide, struct td_blob *b)
 {
-	uint32_t size;
+	uint32_t size32 = 0;
+	uint64_t size = 0;
 	int ret;
 
 	c->what = what;
-	if ((ret = cur_u32(c, &size)))
+	if ((ret = wide ? cur_u64(c, &size) : cur_u32(c, &size32)))
 		return ret;
-	return cur_blob(c, size, b);
-}
-
-static int read_sized64(struct cur *c, const char *what, struct td_blob *b)
-{
-	uint64_t size;
-	int ret;
-
-	c->what = what;
-	if ((ret = cur_u64(c, &size)))
-		return ret;
-	return cur_blob(c, size, b);
+	return cur_blob(c, wide ? size : size32, b);
 }
 
 /* v7 sections: reads the header at @off and sets up a cursor over the body. */
@@ -549,13 +540,13 @@ static int read_v7(struct tracedat *td, struct cur *c, struct kmag_err *err)
 	if (secs.off[TD_OPT_EVENT_FORMATS])
 		SECTION(TD_OPT_EVENT_FORMATS, "event formats", read_event_formats(&s));
 	if (secs.off[TD_OPT_KALLSYMS])
-		SECTION(TD_OPT_KALLSYMS, "kallsyms", read_sized32(&s, "kallsyms", &td->kallsyms));
+		SECTION(TD_OPT_KALLSYMS, "kallsyms", read_sized(&s, "kallsyms", false, &td->kallsyms));
 	if (secs.off[TD_OPT_PRINTK])
 		SECTION(TD_OPT_PRINTK, "printk formats",
-			read_sized32(&s, "printk formats", &td->printk));
+			read_sized(&s, "printk formats", false, &td->printk));
 	if (secs.off[TD_OPT_CMDLINES])
 		SECTION(TD_OPT_CMDLINES, "saved cmdlines",
-			read_sized64(&s, "saved cmdlines", &td->cmdlines));
+			read_sized(&s, "saved cmdlines", true, &td->cmdlines));
 	if (secs.off[TD_OPT_BTF_FILE])
 		SECTION(TD_OPT_BTF_FILE, "BTF", cur_blob(&s, s.end - s.pos, &td->btf));
 #undef SECTION
@@ -575,9 +566,9 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 	int ret;
 
 	if ((ret = read_header_info(c)) || (ret = read_ftrace_formats(c)) ||
-	    (ret = read_event_formats(c)) || (ret = read_sized32(c, "kallsyms", &td->kallsyms)) ||
-	    (ret = read_sized32(c, "printk formats", &td->printk)) ||
-	    (ret = read_sized64(c, "saved cmdlines", &td->cmdlines)))
+	    (ret = read_event_formats(c)) || (ret = read_sized(c, "kallsyms", false, &td->kallsyms)) ||
+	    (ret = read_sized(c, "printk formats", false, &td->printk)) ||
+	    (ret = read_sized(c, "saved cmdlines", true, &td->cmdlines)))
 		return ret;
 	c->what = "CPU count";
 	if ((ret = cur_u32(c, &ncpus)))
@@ -650,7 +641,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 		/* trace-cmd stores the trace_clock file after the CPU table when
 		 * the TRACECLOCK option is present; old files may have it broken,
 		 * in which case trace-cmd falls back to "local" as we do */
-		if (!read_sized64(c, "trace clock", &clk)) {
+		if (!read_sized(c, "trace clock", true, &clk)) {
 			char *name = kmag__tracedat_parse_clock(clk.data, clk.size);
 
 			if (name) {

@@ -19,6 +19,7 @@
 
 #include "kmag/kmag.h"
 #include "tracedat-format.h"
+#include "util/endian.h"
 
 struct td_blob {
 	char *data;	/* NUL-terminated copy (one extra byte), or NULL */
@@ -119,29 +120,20 @@ int kmag__tracedat_option(struct tracedat *td, uint16_t id, const uint8_t *data,
 /* "[local] global counter" -> "local" (malloc'd, caller frees), or NULL. */
 char *kmag__tracedat_parse_clock(const char *text, size_t len);
 
-/* Byte-order helpers for the file's endianness. */
+/* Numbers in the file's byte order (util/endian.h). */
 static inline uint16_t td_get16(const struct tracedat *td, const void *p)
 {
-	uint16_t v;
-
-	__builtin_memcpy(&v, p, 2);
-	return td->swap ? __builtin_bswap16(v) : v;
+	return kmag__get16(td->swap, p);
 }
 
 static inline uint32_t td_get32(const struct tracedat *td, const void *p)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, 4);
-	return td->swap ? __builtin_bswap32(v) : v;
+	return kmag__get32(td->swap, p);
 }
 
 static inline uint64_t td_get64(const struct tracedat *td, const void *p)
 {
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, 8);
-	return td->swap ? __builtin_bswap64(v) : v;
+	return kmag__get64(td->swap, p);
 }
 
 #endif /* KMAG_TRACEDAT_H */
