@@ -45,13 +45,6 @@ int cli_lib_error(const struct kmag_err *err, const char *fallback);
  */
 bool cli_lacks_feature(enum kmag_feature f, const char *what);
 
-/*
- * Up to four of the @n @names similar to @word (a prefix of it, or a small
- * typo), each after @prefix, as "a, b" in @buf. Returns how many.
- */
-size_t cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix,
-		   char *buf, size_t size);
-
 /* Parses a non-negative integer option value; returns false (and reports) on junk. */
 bool cli_parse_ulong(const char *cmd, const char *opt, const char *arg, unsigned long *out);
 
@@ -80,7 +73,10 @@ int cli_opt_color(const struct cli_option *o, void *value, const char *arg, cons
  * the shared options go: the session (include/kmag/session.h) applies them.
  */
 #define CLI_INPUT_OPTIONS(so)                                                                  \
-	CLI_SECTION("\nInput selection (the trace FILE \"-\" is standard input):\n"),            \
+	CLI_INPUT_OPTIONS_TITLED(so, "\nInput selection (the trace FILE \"-\" is standard input):\n")
+/* The same under another heading (tui: its keys come from standard input, not a trace). */
+#define CLI_INPUT_OPTIONS_TITLED(so, title)                                                    \
+	CLI_SECTION(title),                                                                    \
 	CLI_OPTION(0, "pid", "PID[,PID...]", cli_opt_pids, so.pids, const char **,              \
 		   "only these tasks"),                                                        \
 	CLI_OPTION(0, "comm", "NAME[,NAME...]", cli_opt_comms, so.comms, const char **,         \

@@ -89,6 +89,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 				       argc - optind > 2 ? "; too many arguments" : "");
 	a->path_a = argv[optind];
 	a->path_b = argv[optind + 1];
+	if (!strcmp(a->path_a, "-") && !strcmp(a->path_b, "-"))
+		return cli_usage_error("diff", "A and B are both standard input (\"-\"), which holds one trace: give at least one of them as a file");
 	/* the output's name and the format agree (cli/formats.c) */
 	if ((ret = cli_output_format("diff", a->output, "text,json,dot,html", &a->format)))
 		return ret;

@@ -369,6 +369,7 @@ int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (a.fmt == FMT_CHROME || a.fmt == FMT_PERFETTO) {
+		a.so.calls_optional = true;	/* other events are instants of their own */
 		if (!(ret = cli_session_open("export", &a.so, &s)))
 			ret = a.fmt == FMT_CHROME ? export_chrome(&a, s) : export_perfetto(&a, s);
 	} else {

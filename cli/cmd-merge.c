@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "kmag/profile.h"
@@ -153,7 +154,7 @@ static int merge_one(struct merge *m, const char *path)
 {
 	/* sums only: the order across CPUs does not matter */
 	const struct kmag_session_opts so = { .path = path, .unordered = true, .symbols = true,
-					      .views = { .graph = true } };
+					      .calls_optional = true, .views = { .graph = true } };
 	const struct kmag_trace_info *info;
 	struct kmag_session *s;
 	int ret = cli_session_load("merge", &so, &s);
@@ -173,6 +174,39 @@ static int merge_one(struct merge *m, const char *path)
 	m->lost_unknown |= info->lost_unknown;
 	kmag_session_free(s);
 	return ret;
+}
+
+/*
+ * Inputs summed twice: the same file named twice (also by another path), or
+ * one recording that two profiles both hold (same name, kernel, tracer,
+ * events and calls). Summing is what merge does, so a warning, not an error.
+ */
+static void warn_twice(char **inputs, int n, const struct merge *m)
+{
+	struct stat a, b;
+	size_t i, j;
+	int x, y;
+
+	for (x = 0; x < n; x++)
+		for (y = x + 1; y < n; y++)
+			if (!stat(inputs[x], &a) && !stat(inputs[y], &b) && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				cli_warn("%s and %s are the same file: its calls are counted twice",
+					 inputs[x], inputs[y]);
+				return;
+			}
+	for (i = 0; i < m->nr_src; i++)
+		for (j = i + 1; j < m->nr_src; j++) {
+			const struct kmag_trace_source *p = &m->src[i], *q = &m->src[j];
+
+			if (!strcmp(p->name, q->name) && p->events == q->events && p->calls == q->calls &&
+			    !strcmp(p->uname ? p->uname : "", q->uname ? q->uname : "") &&
+			    !strcmp(p->tracer ? p->tracer : "", q->tracer ? q->tracer : "")) {
+				cli_warn("the recording %s is in the inputs twice (same kernel, events and calls): its calls are counted twice",
+					 p->name);
+				return;
+			}
+		}
 }
 
 /* "Linux host 6.1.0-56-cloud-amd64 x86_64" -> its third word, the release, into @buf. */
@@ -294,7 +328,7 @@ int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
 {
 	struct merge_args a = { 0 };
 	struct merge m = { 0 };
-	int ret;
+	int ret, first, stdin_seen = 0;
 
 	(void)cli;
 	ret = cli_parse(&merge_cmd, argc, argv, merge_options, &a);
@@ -302,6 +336,10 @@ int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
 		return cli_usage_error("merge", "no input: name the traces and profiles to merge");
+	for (first = optind; first < argc; first++)
+		if (!strcmp(argv[first], "-") && (stdin_seen++))
+			return cli_usage_error("merge", "standard input (\"-\") is given twice; it holds one input: give it once");
+	first = optind;
 	if ((ret = cli_out_check(a.output)))
 		return ret;
 	m.cg = kmag_cg_new(NULL);
@@ -312,6 +350,8 @@ int cmd_merge(struct kmag_cli *cli, int argc, char **argv)
 	}
 	for (; optind < argc && !ret; optind++)
 		ret = merge_one(&m, argv[optind]);
+	if (!ret)
+		warn_twice(argv + first, argc - first, &m);
 	if (!ret && kmag_cg_finish(m.cg))
 		ret = cli_error("out of memory");
 	if (!ret)

@@ -88,16 +88,33 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
 
 /* What the printer could not say itself: a function never called, no calls, lost events. */
 static int tell(const struct replay_args *a, const struct kmag_session *s,
-		const struct kmag_calltree_stats *st)
+		const struct kmag_calltree *c)
 {
+	const struct kmag_calltree_stats *st = kmag_calltree_stats(c);
 	const char *name = kmag_session_name(s);
 	bool filtered = kmag_session_filters(s)[0];
+	char similar[400];
 
+	if (a->o.function && !st->function_seen && kmag_calltree_suggest(c, similar, sizeof(similar)))
+		return cli_error("%s has no call of %s%s; did you mean %s?", name, a->o.function,
+				 filtered ? " that passes the filters" : "", similar);
 	if (a->o.function && !st->function_seen)
 		return cli_error("%s has no call of %s%s", name, a->o.function,
 				 filtered ? " that passes the filters" : "");
 	if (!st->calls)
 		cli_warn("%s holds no function calls%s", name, filtered ? " that pass the filters" : "");
+	if (a->o.min_duration_ns && st->calls && !st->shown) {
+		char msg[512];
+
+		kmag_mindur_explain(msg, sizeof(msg), name, a->o.min_duration_ns, st->longest_ns,
+				    st->longest_func == KMAG_FUNC_NONE ? NULL :
+				    kmag_symtab_name(kmag_session_symtab(s), st->longest_func));
+		return cli_error("%s", msg);
+	}
+	/* (text marks it in the output) */
+	if (st->limited && a->o.format == KMAG_CALLTREE_JSON)
+		fprintf(stderr, "kmag: stopped at --limit %lu%s%s; more: --limit %lu, all: --limit 0\n",
+			a->limit, st->stopped_in[0] ? ", inside " : "", st->stopped_in, 2 * a->limit);
 	cli_warn_lost(kmag_session_info(s));
 	return 0;
 }
@@ -130,7 +147,7 @@ static int print_calls(struct replay_args *a, struct kmag_session *s, bool tty)
 		ret = err.code == EIO ? -EIO : cli_lib_error(&err, "cannot replay the trace");
 	ret = cli_out_close(&o, ret);
 	if (!ret)
-		ret = tell(a, s, kmag_calltree_stats(c));
+		ret = tell(a, s, c);
 	kmag_calltree_free(c);
 	return ret;
 }

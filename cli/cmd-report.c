@@ -163,6 +163,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	v->args = a->arg_specs;
 	v->nr_args = a->nr_arg_specs;
 	v->callsites = a->so.vmlinux && a->focus;	/* --slowest resolves its calls' own */
+	/* the header says what a trace holds, also without calls (then, why the table is empty) */
+	a->so.calls_optional = !a->slowest && !a->errors && !a->nr_arg_specs;
 	a->so.symbols = true;
 	return 0;
 }
@@ -305,9 +307,8 @@ static int print_table(struct report_args *a, const struct kmag_session *s)
 		ret = kmag_report_csv(stdout, r);
 	else
 		ret = kmag_report_text(stdout, r);
-	if (!strcmp(a->format, "text") && kmag_cg_summary(r->cg)->events == 0)
-		cli_warn("the trace holds no events%s",
-			 kmag_session_filters(s)[0] ? " that pass the filters" : "");
+	if (kmag_session_no_calls(s))
+		cli_warn("%s", kmag_session_no_calls(s));
 	cli_warn_sources(s);
 	return cli_write_error(NULL, ret);
 }

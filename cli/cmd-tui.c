@@ -45,7 +45,7 @@ static const struct cli_option tui_options[] = {
 			"calls kept per function for each reason: the N\n"
 			"slowest, the first N failing, the first N (default\n"
 			"50, 50 and 20); trees keep up to 2000 calls each"),
-	CLI_INPUT_OPTIONS(so),
+	CLI_INPUT_OPTIONS_TITLED(so, "\nInput selection (FILE cannot be \"-\": the keys come from standard input):\n"),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
 	CLI_END,
@@ -60,7 +60,11 @@ static int parse_args(int argc, char **argv, struct tui_args *a)
 		return ret;
 	if (a->keep)
 		a->ko.slowest = a->ko.failing = a->ko.first = a->keep;
-	return cli_input_arg("tui", argc, argv, &a->so.path);
+	if ((ret = cli_input_arg("tui", argc, argv, &a->so.path)))
+		return ret;
+	if (a->so.path && !strcmp(a->so.path, "-"))
+		return cli_usage_error("tui", "the trace cannot come from standard input (\"-\"): tui reads its keys there; save the trace to a file and name it");
+	return 0;
 }
 
 /* The explorer on @s, until the user quits; returns the exit code. */

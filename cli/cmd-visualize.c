@@ -242,7 +242,7 @@ static void describe_filters(const struct kmag_session *s, const struct vis_opts
 
 /* Explains an empty view by its main cause. Returns EXIT_ERR. */
 static int explain_empty(const struct kmag_session *s, const struct vis_opts *o,
-			 const struct vis_sources *src, const struct kmag_cgview_summary *vs)
+			 const struct kmag_cgview_summary *vs)
 {
 	const struct kmag_cg *cg = kmag_session_graph(s);
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
@@ -252,10 +252,7 @@ static int explain_empty(const struct kmag_session *s, const struct vis_opts *o,
 	for (i = 0; i < kmag_cg_nr_nodes(cg); i++)
 		if (nodes[i].st.calls > busiest)
 			busiest = nodes[i].st.calls;
-	if (o->so.filter_filepath && !src->matched)
-		return cli_error("--filter-filepath \"%s\" matches none of the %zu functions (%zu of them have a source file in %s); check the paths or the symbol map",
-				 o->so.filter_filepath, vs->graph_nodes, src->with_file,
-				 kmag_session_symbol_map(s));
+	/* (a path filter matching no function at all: the session said so) */
 	if (vs->hidden[KMAG_HIDE_FEW_CALLS] && busiest <= o->exec_no)
 		return cli_error("every function was called at most %lu times (the busiest %" PRIu64 "); lower --filter-execution-no",
 				 o->exec_no, busiest);
@@ -403,15 +400,30 @@ static int check_outputs(const struct vis_opts *o)
 	return 0;
 }
 
-/* What was read, and whether there is anything to draw; 0 or the exit code. */
-static int tell_read(const struct vis_opts *o, const struct kmag_session *s)
+/* Whether there is anything to draw; 0 or the exit code (before any output). */
+static int check_read(const struct vis_opts *o, const struct kmag_session *s)
+{
+	struct kmag_errors *e = kmag_session_errors(s);
+
+	if (e && !kmag_errors_stats(e)->calls_with_retval)
+		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, kmag_session_name(s));
+	/* (no calls, or none passing the filters: the session said so) */
+	if (!kmag_cg_nr_nodes(kmag_session_graph(s)))
+		return cli_error("%s holds no function calls; record with the function or function_graph tracer",
+				 kmag_session_name(s));
+	if (o->heat != KMAG_SORT_CALLS && !kmag_cg_summary(kmag_session_graph(s))->has_time)
+		return cli_error("--heat %s needs call durations, which this trace lacks (function tracer); use --heat calls or record with function_graph",
+				 o->heat == KMAG_SORT_TOTAL ? "total" : "self");
+	return 0;
+}
+
+/* What was read, once the view is made (the progress lines of the seed's visualize). */
+static void tell_read(const struct kmag_session *s)
 {
 	const struct kmag_trace_info *info = kmag_session_info(s);
 	struct kmag_errors *e = kmag_session_errors(s);
 	const char *types = kmag_session_types_from(s);
 
-	if (e && !kmag_errors_stats(e)->calls_with_retval)
-		return cli_error("%s: " CLI_ERRORS_NEED_RETVAL, kmag_session_name(s));
 	if (e)
 		printf("error paths: return types %s%s\n", types ? "from " : "",
 		       types ? types : "unknown (give --btf or a trace with BTF: a void or bool function may show as an origin)");
@@ -422,17 +434,6 @@ static int tell_read(const struct vis_opts *o, const struct kmag_session *s)
 	else if (info->lost_unknown)
 		printf(", some lost (count unknown)");
 	putchar('\n');
-	if (!kmag_cg_nr_nodes(kmag_session_graph(s))) {
-		if (kmag_session_filters(s)[0])
-			return cli_error("no function calls pass the filters (%s); widen --pid/--comm/--cpu/--time",
-					 kmag_session_filters(s));
-		return cli_error("%s holds no function calls; record with the function or function_graph tracer",
-				 kmag_session_name(s));
-	}
-	if (o->heat != KMAG_SORT_CALLS && !kmag_cg_summary(kmag_session_graph(s))->has_time)
-		return cli_error("--heat %s needs call durations, which this trace lacks (function tracer); use --heat calls or record with function_graph",
-				 o->heat == KMAG_SORT_TOTAL ? "total" : "self");
-	return 0;
 }
 
 /*
@@ -481,14 +482,15 @@ static int draw(const struct vis_opts *o, struct kmag_session *s, int verbose, d
 	char filters[1024];
 	int ret;
 
-	if ((ret = tell_read(o, s)) || (ret = make_view(o, s, &src, &view, &chains, &nr_chains)))
+	if ((ret = check_read(o, s)) || (ret = make_view(o, s, &src, &view, &chains, &nr_chains)))
 		goto out;
 	t2 = now_s();
 	vs = kmag_cgview_summary(view);
 	if (!vs->shown_nodes) {
-		ret = explain_empty(s, o, &src, vs);
+		ret = explain_empty(s, o, vs);
 		goto out;
 	}
+	tell_read(s);
 	print_view(o, vs, nr_chains);
 	describe_filters(s, o, filters, sizeof(filters));
 	if (!o->no_chart && (ret = draw_chart(s, o, view, filters)))

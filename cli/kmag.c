@@ -70,7 +70,7 @@ static int unknown_command(const char *name)
 
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		names[c] = commands[c].name;
-	if (cli_suggest(name, names, c, "", list, sizeof(list)))
+	if (kmag_suggest(name, names, c, "", list, sizeof(list)))
 		fprintf(stderr, "kmag: unknown command \"%s\"; did you mean %s? (see 'kmag --help')\n",
 			name, list);
 	else

@@ -55,64 +55,6 @@ static int cli_getopt(int argc, char **argv, const char *shortopts, const struct
 	return '?';
 }
 
-/* Edit distance of two short strings (insert, delete, substitute; 0..n). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, row[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-/* Is @cand close enough to @word to suggest it: a prefix, or a small typo? */
-static bool similar(const char *word, const char *cand)
-{
-	size_t lw = strlen(word), d;
-
-	if (!lw)
-		return false;
-	if (!strncmp(cand, word, lw) || (strlen(cand) >= 3 && !strncmp(word, cand, strlen(cand))))
-		return true;
-	d = edit_distance(word, cand);
-	return d <= 1 || (d <= 2 && lw >= 5);
-}
-
-size_t cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix,
-		   char *buf, size_t size)
-{
-	size_t i, found = 0, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && found < 4; i++) {
-		if (!similar(word, names[i]))
-			continue;
-		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s%s",
-					found ? ", " : "", prefix, names[i]);
-		if (len >= size)
-			len = size - 1;
-		found++;
-	}
-	return found;
-}
-
 /* " (did you mean --cpu?)" for the unknown long option @text, or "". */
 static void suggest_long(const char *text, char *buf, size_t size)
 {
@@ -126,7 +68,7 @@ static void suggest_long(const char *text, char *buf, size_t size)
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(text + 2, "="), text + 2);
 	for (n = 0; n < 128 && cur_longopts[n].name; n++)
 		names[n] = cur_longopts[n].name;
-	if (cli_suggest(word, names, n, "--", list, sizeof(list)))
+	if (kmag_suggest(word, names, n, "--", list, sizeof(list)))
 		snprintf(buf, size, "; did you mean %s?", list);
 }
 

@@ -86,31 +86,10 @@ int cli_input_arg(const char *cmd, int argc, char **argv, const char **path)
 int cli_find_function(const struct kmag_session *s, const char *opt, const char *name,
 		      long *node)
 {
-	const struct kmag_symtab *st = kmag_session_symtab(s);
-	const struct kmag_cg *cg = kmag_session_graph(s);
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
-	size_t n = kmag_cg_nr_nodes(cg), i;
-	char suggest[512] = "";
-	const char **names;
+	struct kmag_err err = { 0 };
 
-	*node = kmag_cg_find_name(cg, st, name, suggest, sizeof(suggest));
-	if (*node >= 0)
-		return 0;
-	/* no name contains it: a typo of one? */
-	if (!suggest[0] && (names = calloc(n + 1, sizeof(*names)))) {
-		for (i = 0; i < n; i++)
-			names[i] = kmag_symtab_name(st, nodes[i].func);
-		for (i = 0; i < n; i++)
-			if (!names[i])
-				names[i] = "";
-		cli_suggest(name, names, n, "", suggest, sizeof(suggest));
-		free(names);
-	}
-	if (suggest[0])
-		return cli_error("%s: function \"%s\" is not in the trace; did you mean %s?", opt, name,
-				 suggest);
-	return cli_error("%s: function \"%s\" is not in the trace (check the spelling and the --pid/--comm/--cpu/--time filters, or record it with -l/-g)",
-			 opt, name);
+	return kmag_session_find_function(s, opt, name, node, &err) ?
+		       cli_lib_error(&err, "function not found") : 0;
 }
 
 void cli_describe_path(const struct kmag_session *s, const char *filepath, char *buf, size_t len)

@@ -9,21 +9,11 @@
 
 void vis_sources_load(const struct kmag_session *s, struct vis_sources *src)
 {
-	const struct kmag_cg_node *nodes;
-	size_t i;
-
 	memset(src, 0, sizeof(*src));
 	src->cg = kmag_session_graph(s);
 	src->loc = kmag_session_srcloc(s);
 	src->filter = kmag_session_pathfilter(s);
 	src->nr = kmag_cg_nr_nodes(src->cg);
-	nodes = kmag_cg_nodes(src->cg);
-	for (i = 0; src->loc && i < src->nr; i++) {
-		if (kmag_srcloc_entry(src->loc, nodes[i].func, NULL))
-			src->with_file++;
-		if (src->filter && kmag_srcloc_match(src->loc, src->filter, nodes[i].func))
-			src->matched++;
-	}
 }
 
 bool vis_sources_keep(void *ctx, uint32_t node)

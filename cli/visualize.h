@@ -17,11 +17,9 @@ struct vis_sources {
 	struct kmag_srcloc *loc;		/* borrowed from the session, or NULL */
 	const struct kmag_pathfilter *filter;	/* borrowed, or NULL */
 	size_t nr;			/* cg nodes */
-	size_t with_file;		/* nodes the map knows */
-	size_t matched;			/* nodes the filter keeps */
 };
 
-/* Counts what the map knows of @s's graph and what the filter keeps. */
+/* The graph, map and filter of @s. */
 void vis_sources_load(const struct kmag_session *s, struct vis_sources *src);
 /* struct kmag_cgview_opts.keep: does cg node @node's file pass the path filter? */
 bool vis_sources_keep(void *ctx, uint32_t node);

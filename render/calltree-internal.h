@@ -45,6 +45,7 @@ struct kmag_calltree {
 	int32_t comm_pid;		/* the last task looked up, and its name */
 	const char *comm;
 	struct kmag_calltree_stats stats;
+	char stopped_in[512];		/* --limit: the printed calls open when it stopped */
 	struct kmag_err err;
 	bool failed;
 };
@@ -65,8 +66,13 @@ int kmag__ct_text_line(struct kmag_calltree *c, enum line_kind k, const struct k
 int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call);
 /* Whether function @f matches --function (false without it). */
 bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f);
-/* Counts a shown call against --limit; KMAG_CALLTREE_STOP when reached. */
-int kmag__ct_count_shown(struct kmag_calltree *c);
+/*
+ * Counts a shown call (starting at @start_ns) against --limit;
+ * KMAG_CALLTREE_STOP when reached, where it stopped noted in the stats.
+ */
+int kmag__ct_count_shown(struct kmag_calltree *c, uint64_t start_ns);
+/* The text mark after the last line when --limit stopped the output. */
+int kmag__ct_limit_line(struct kmag_calltree *c);
 /* A "lost events" line. */
 int kmag__ct_lost_line(struct kmag_calltree *c, const struct kmag_event *ev);
 /* A function-tracer record's line ("f <- parent"). */

@@ -530,6 +530,38 @@ int kmag__ct_lost_line(struct kmag_calltree *c, const struct kmag_event *ev)
 	return 0;
 }
 
+/*
+ * "# ... stopped at --limit 6, inside ksys_read > __fdget_pos; more: --limit 12,
+ * all: --limit 0, on from here: --time 29.572848123," after the last line.
+ */
+int kmag__ct_limit_line(struct kmag_calltree *c)
+{
+	const struct kmag_calltree_stats *st = &c->stats;
+	int ret = reserve(c);
+
+	if (ret)
+		return ret;
+	put(c, "# ... stopped at --limit ", 25);
+	put_u64(c, c->o.limit, 0);
+	if (st->stopped_in[0]) {
+		put(c, ", inside ", 9);
+		put_name(c, st->stopped_in);
+	}
+	put(c, "; more: --limit ", 16);
+	put_u64(c, c->o.limit > UINT64_MAX / 2 ? UINT64_MAX : 2 * c->o.limit, 0);
+	put(c, ", all: --limit 0", 16);
+	if (st->next_ns != KMAG_TS_NONE) {
+		put(c, ", on from here: --time ", 23);
+		put_u64(c, st->next_ns / 1000000000u, 0);
+		putch(c, '.');
+		put_frac(c, st->next_ns % 1000000000u, 9);
+		putch(c, ',');
+	}
+	putch(c, '\n');
+	c->stats.lines++;
+	return 0;
+}
+
 /* A function-tracer record: "vfs_read <-ksys_read", or one JSON object. */
 int kmag__ct_func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 {
@@ -541,7 +573,7 @@ int kmag__ct_func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 		return 0;
 	if (c->o.function)
 		c->stats.function_seen = true;
-	if ((ret = kmag__ct_count_shown(c)) || (ret = reserve(c)))
+	if ((ret = kmag__ct_count_shown(c, ev->ts)) || (ret = reserve(c)))
 		return ret;
 	if (c->o.format == KMAG_CALLTREE_JSON) {
 		put(c, "{\"id\":", 6);

@@ -58,11 +58,34 @@ bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f)
 	return yes;
 }
 
+/* Notes the printed calls open on the current task, outermost first: where --limit stopped. */
+static void note_stop(struct kmag_calltree *c)
+{
+	size_t n = kmag_replay_nr_open(c->replay), i, len = 0;
+
+	c->stopped_in[0] = '\0';
+	for (i = 0; i < n && len < sizeof(c->stopped_in); i++) {
+		const struct cdata *d = kmag_replay_open_data(c->replay, i, &calltree_ops);
+		const struct kmag_call *call = kmag_replay_open(c->replay, i);
+		const char *name = call->func == KMAG_FUNC_NONE ? NULL :
+				   kmag_symtab_name(c->st, call->func);
+
+		/* (JSON writes a call when it returns: every shown open call is unwritten) */
+		if (!d || !d->shown || (!d->emitted && c->o.format == KMAG_CALLTREE_TEXT))
+			continue;
+		len += (size_t)snprintf(c->stopped_in + len, sizeof(c->stopped_in) - len, "%s%.100s",
+					len ? " > " : "", name ? name : "[unknown]");
+	}
+	c->stats.stopped_in = c->stopped_in;
+}
+
 /* Counts a call shown; KMAG_CALLTREE_STOP once --limit calls were. */
-int kmag__ct_count_shown(struct kmag_calltree *c)
+int kmag__ct_count_shown(struct kmag_calltree *c, uint64_t start_ns)
 {
 	if (c->o.limit && c->stats.shown >= c->o.limit) {
 		c->stats.limited = true;
+		c->stats.next_ns = start_ns;
+		note_stop(c);
 		return KMAG_CALLTREE_STOP;
 	}
 	c->stats.shown++;
@@ -77,7 +100,7 @@ static int emit_open(struct kmag_calltree *c, const struct kmag_call *call, stru
 
 	if (d->emitted)
 		return 0;
-	if ((ret = kmag__ct_count_shown(c)))
+	if ((ret = kmag__ct_count_shown(c, call->start_ns)))
 		return ret;
 	d->emitted = 1;
 	return kmag__ct_text_line(c, L_OPEN, call, d, parent);
@@ -151,6 +174,11 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	struct cdata *d = data, *pd = parent_data;
 	int ret;
 
+	if (call->duration != KMAG_DURATION_NONE && !(call->flags & KMAG_CALL_NO_EXIT) &&
+	    (c->stats.longest_ns == KMAG_DURATION_NONE || call->duration > c->stats.longest_ns)) {
+		c->stats.longest_ns = call->duration;
+		c->stats.longest_func = call->func;
+	}
 	if (!d->shown)
 		return 0;
 	if (c->o.format == KMAG_CALLTREE_JSON) {
@@ -158,7 +186,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 			return 0;
 		if (c->qualify && pd)
 			pd->needed = 1;
-		if ((ret = kmag__ct_count_shown(c)))
+		if ((ret = kmag__ct_count_shown(c, call->start_ns)))
 			return ret;
 		return kmag__ct_json_line(c, call);
 	}
@@ -170,7 +198,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	}
 	if (d->emitted)
 		return kmag__ct_text_line(c, L_CLOSE, call, d, parent);
-	if ((ret = kmag__ct_count_shown(c)))
+	if ((ret = kmag__ct_count_shown(c, call->start_ns)))
 		return ret;
 	return kmag__ct_text_line(c, L_LEAF, call, d, parent);
 }
@@ -253,6 +281,10 @@ struct kmag_calltree *kmag_calltree_new(struct kmag_trace *t, FILE *out,
 	c->o = *o;
 	c->qualify = o->min_duration_ns || o->errors;
 	c->comm_pid = INT32_MIN;
+	c->stats.next_ns = KMAG_TS_NONE;
+	c->stats.stopped_in = "";
+	c->stats.longest_ns = KMAG_DURATION_NONE;
+	c->stats.longest_func = KMAG_FUNC_NONE;
 	return c;
 }
 
@@ -267,6 +299,8 @@ int kmag_calltree_finish(struct kmag_calltree *c, struct kmag_err *err)
 		if (ret < 0 && !c->failed)
 			kmag__ct_fail(c, -ret, "cannot replay the calls: %s", strerror(-ret));
 	}
+	if (!ret && c->stats.limited && c->o.format == KMAG_CALLTREE_TEXT)
+		ret = kmag__ct_limit_line(c);
 	if (ret >= 0)
 		ret = kmag__ct_flush(c);
 	if (!ret && fflush(c->out))
@@ -284,6 +318,24 @@ const struct kmag_err *kmag_calltree_error(const struct kmag_calltree *c)
 const struct kmag_calltree_stats *kmag_calltree_stats(const struct kmag_calltree *c)
 {
 	return &c->stats;
+}
+
+size_t kmag_calltree_suggest(const struct kmag_calltree *c, char *buf, size_t size)
+{
+	const char **names;
+	size_t f, n = 0, found;
+
+	if (size)
+		buf[0] = '\0';
+	/* --function looked up every function called outside a match: c->match knows them */
+	if (!c->o.function || !(names = calloc(c->cap_match + 1, sizeof(*names))))
+		return 0;
+	for (f = 0; f < c->cap_match; f++)
+		if (c->match[f] != M_UNKNOWN && (names[n] = kmag_symtab_name(c->st, (kmag_func_t)f)))
+			n++;
+	found = kmag_suggest(c->o.function, names, n, "", buf, size);
+	free(names);
+	return found;
 }
 
 void kmag_calltree_free(struct kmag_calltree *c)

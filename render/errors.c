@@ -105,6 +105,10 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 		fprintf(out, " (%" PRIu64 ")\n", g->reached);
 		text_chain(out, g, st);
 	}
+	/* as report's table: never cut without saying so */
+	if (n < kmag_errors_nr_groups(e))
+		fprintf(out, "# ... %zu more (origin, errno, entry point) groups (use --limit 0 to see all)\n",
+			kmag_errors_nr_groups(e) - n);
 }
 
 static void json_group(FILE *out, const struct kmag_error_group *g, const struct kmag_symtab *st)
@@ -158,8 +162,10 @@ static void render_json(FILE *out, const struct kmag_errors *e, const struct kma
 	else
 		fputs("null", out);
 	fprintf(out, ",\"calls\":%" PRIu64 ",\"error_returns\":%" PRIu64 ",\"origins\":%" PRIu64
-		",\"not_errors_by_type\":%" PRIu64 ",\"untyped_error_returns\":%" PRIu64 ",\"groups\":[",
-		s->calls, s->error_returns, s->origins, s->not_by_type, s->untyped_returns);
+		",\"not_errors_by_type\":%" PRIu64 ",\"untyped_error_returns\":%" PRIu64
+		",\"groups_left_out\":%zu,\"groups\":[",
+		s->calls, s->error_returns, s->origins, s->not_by_type, s->untyped_returns,
+		kmag_errors_nr_groups(e) - n);
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc(',', out);

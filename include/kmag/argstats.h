@@ -34,6 +34,9 @@ struct kmag_argstat {
 	const char *func;	/* "vfs_write"; owned by the kmag_argstats */
 	const char *arg;	/* "count"; borrowed from the spec given */
 	int reg;		/* argument register it was found in, -1: not (yet) */
+	const char *names;	/* the function's argument names as the trace or its BTF
+				   gives them ("file,buf,count,pos"), NULL: none known;
+				   borrowed from the trace */
 	bool is_signed;		/* a signed integer or enum by the BTF: values sign-extended */
 	uint32_t size;		/* bytes by the BTF (0: unknown, the whole register) */
 	uint64_t calls;		/* calls of func seen */

@@ -46,6 +46,22 @@ void kmag_mindur_free(struct kmag_mindur *m);
 int kmag_mindur_event_fn(const struct kmag_event *ev, void *ctx);
 /* Calls dropped so far (completed and shorter than the minimum). */
 uint64_t kmag_mindur_dropped(const struct kmag_mindur *m);
+/* Calls handed on so far (long enough, or the callers of one). */
+uint64_t kmag_mindur_passed(const struct kmag_mindur *m);
+/*
+ * The longest call seen so far, kept or not: its duration, and its function
+ * in *@func (if non-NULL); KMAG_DURATION_NONE (and KMAG_FUNC_NONE) before
+ * the first timed call. For "no call lasted that long: the longest took ...".
+ */
+uint64_t kmag_mindur_longest(const struct kmag_mindur *m, kmag_func_t *func);
+/*
+ * The one message when a minimum duration leaves no call, into @buf: "no
+ * call in INPUT lasted 1.000 s or more (--min-duration): the longest,
+ * flush_tlb_func, took 5.428 ms; give a shorter duration" (@longest_ns
+ * KMAG_DURATION_NONE: the trace has no timed call; @func may be NULL).
+ */
+void kmag_mindur_explain(char *buf, size_t size, const char *input, uint64_t min_ns,
+			 uint64_t longest_ns, const char *func);
 
 /* Where a call was called from (funcgraph-retaddr): see struct kmag_call. */
 struct kmag_slow_site {

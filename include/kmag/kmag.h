@@ -83,6 +83,18 @@ const char *kmag_feature_name(enum kmag_feature f);
  */
 int kmag_need_feature(enum kmag_feature f, const char *what, struct kmag_err *err);
 
+/*
+ * "Did you mean": up to four of the @n @names that look like @word, the
+ * closest first, each after @prefix, as "a, b, c" in @buf (@size bytes,
+ * "" when none). A name looks like @word when it is a small typo of it (one
+ * edit: a character wrong, missing, extra, or two swapped; two for words of
+ * five characters or more), or when one starts with the other. The one
+ * suggestion mechanism of kmag: options, commands, functions, events,
+ * argument names. Returns how many were written.
+ */
+size_t kmag_suggest(const char *word, const char *const *names, size_t n, const char *prefix,
+		    char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -97,6 +97,13 @@ struct kmag_session_opts {
 	const char *symbol_map;
 	const char *filter_filepath;
 	unsigned threads;		/* reader threads; 0 and 1: one (the only choice today) */
+	/*
+	 * The command shows more than function calls (report's summary of the
+	 * trace, the Chrome and Perfetto exports' other events, merge's sums):
+	 * a trace without any is no error (kmag_session_no_calls() says what it
+	 * holds instead). Otherwise kmag_session_read() fails on it, saying so.
+	 */
+	bool calls_optional;
 	struct kmag_session_views views;
 	kmag_warn_fn warn;	/* warnings while opening and reading; NULL: logged */
 	void *warn_ctx;
@@ -137,10 +144,16 @@ void kmag_session_set_progress(struct kmag_session *s, kmag_trace_progress_fn fn
 
 /*
  * Reads every event into the views (once) and finishes them. Returns 0, or
- * -errno: with @err set when the input or a view failed, or when the filters
- * let no event through (ENOENT: the message says what the trace holds);
- * with @err untouched (code 0) when a tap failed, for the caller to explain
- * from the tap. A profile's sums become the graph at once.
+ * -errno: with @err set when the input or a view failed, or when nothing is
+ * left to show, each said with what the trace holds instead: the filters let
+ * no event through (ENOENT), --min-duration no call (ENOENT: the longest
+ * call is named), --filter-filepath no function of the graph (ENOENT), the
+ * trace holds no function calls (ENODATA: its other events are named, and
+ * the commands that show them; unless opts.calls_optional), an argument
+ * summary's function has no call or no such argument (ENOENT: the names it
+ * has, and similar ones); with @err untouched (code 0) when a tap failed,
+ * for the caller to explain from the tap. A profile's sums become the graph
+ * at once.
  */
 int kmag_session_read(struct kmag_session *s, struct kmag_err *err);
 
@@ -158,6 +171,24 @@ struct kmag_symtab *kmag_session_symtab(const struct kmag_session *s);
  * shorter calls left out)"; "" for none. Complete after kmag_session_read().
  */
 const char *kmag_session_filters(const struct kmag_session *s);
+
+/*
+ * When the reading passed no function call (after the filters): one line
+ * saying what the trace holds instead, its other events by name, and which
+ * commands show them, as kmag_session_read() fails with unless
+ * opts.calls_optional; NULL when there were calls. Borrowed, valid until
+ * kmag_session_free().
+ */
+const char *kmag_session_no_calls(const struct kmag_session *s);
+
+/*
+ * The node of the function a user named @name (to option @opt, "--root") in
+ * the call graph, into *@node: the exact name, else its one compiler clone
+ * ("name.isra.0"). Returns 0, or -ENOENT with @err saying so and naming the
+ * graph's functions that contain @name or look like it ("did you mean").
+ */
+int kmag_session_find_function(const struct kmag_session *s, const char *opt, const char *name,
+			       long *node, struct kmag_err *err);
 
 /* The views asked for in opts.views (NULL when not asked, or not for this input). */
 struct kmag_cg *kmag_session_graph(const struct kmag_session *s);

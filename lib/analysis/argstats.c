@@ -101,6 +101,7 @@ static void resolve(struct kmag_argstats *s, struct stat_state *ss, kmag_func_t 
 	const struct kmag_btf_func *proto = kmag_trace_arg_proto(s->t, func);
 
 	ss->func = func;
+	ss->pub.names = names;
 	ss->pub.reg = names ? reg_of(names, ss->pub.arg) : -1;
 	if (proto && ss->pub.reg >= 0) {
 		uint32_t regs = 0;

@@ -6,6 +6,7 @@
  * in front of the graph's (it decides which entries and exits that one sees).
  */
 #define PR_DOMAIN "durations"
+#include <inttypes.h>
 #include <math.h>
 
 #include "internal.h"
@@ -28,7 +29,9 @@ struct kmag_mindur {
 	kmag_event_fn next;
 	void *next_ctx;
 	struct kmag_replay *replay;	/* owned */
-	uint64_t dropped;
+	uint64_t dropped, passed;
+	uint64_t longest_ns;		/* KMAG_DURATION_NONE: no timed call yet */
+	kmag_func_t longest_func;
 };
 
 struct held {
@@ -45,6 +48,8 @@ struct kmag_mindur *kmag_mindur_new(uint64_t min_ns, kmag_event_fn next, void *n
 	if (!m)
 		return NULL;
 	m->min_ns = min_ns;
+	m->longest_ns = KMAG_DURATION_NONE;
+	m->longest_func = KMAG_FUNC_NONE;
 	m->next = next;
 	m->next_ctx = next_ctx;
 	m->replay = kmag_replay_new();
@@ -66,6 +71,46 @@ void kmag_mindur_free(struct kmag_mindur *m)
 uint64_t kmag_mindur_dropped(const struct kmag_mindur *m)
 {
 	return m->dropped;
+}
+
+uint64_t kmag_mindur_passed(const struct kmag_mindur *m)
+{
+	return m->passed;
+}
+
+uint64_t kmag_mindur_longest(const struct kmag_mindur *m, kmag_func_t *func)
+{
+	if (func)
+		*func = m->longest_func;
+	return m->longest_ns;
+}
+
+/* A duration as the tables print it ("5.428 ms"; render's kmag_format_duration()). */
+static const char *fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	return buf;
+}
+
+void kmag_mindur_explain(char *buf, size_t size, const char *input, uint64_t min_ns,
+			 uint64_t longest_ns, const char *func)
+{
+	char a[32], b[32];
+
+	if (longest_ns == KMAG_DURATION_NONE)
+		snprintf(buf, size, "no call in %s lasted %s or more (--min-duration): it has no call with a duration",
+			 input, fmt_duration(a, sizeof(a), min_ns));
+	else
+		snprintf(buf, size, "no call in %s lasted %s or more (--min-duration): the longest, %s, took %s; give a shorter duration",
+			 input, fmt_duration(a, sizeof(a), min_ns), func ? func : "[unknown]",
+			 fmt_duration(b, sizeof(b), longest_ns));
 }
 
 /* Hands on the entry of open call @c (if the trace has it and it was not yet). */
@@ -104,6 +149,11 @@ static int mindur_leave(void *ctx, const struct kmag_call *call, void *data,
 	/* ended without its exit: nothing to hand on (the next replay sees the gap itself) */
 	if ((call->flags & KMAG_CALL_NO_EXIT) || call->func == KMAG_FUNC_NONE)
 		return 0;
+	if (call->duration != KMAG_DURATION_NONE &&
+	    (m->longest_ns == KMAG_DURATION_NONE || call->duration > m->longest_ns)) {
+		m->longest_ns = call->duration;
+		m->longest_func = call->func;
+	}
 	if (call->duration != KMAG_DURATION_NONE && call->duration < m->min_ns && !h->passed) {
 		m->dropped++;
 		return 0;
@@ -115,6 +165,7 @@ static int mindur_leave(void *ctx, const struct kmag_call *call, void *data,
 			return ret;
 	if ((ret = pass_entry(m, call, h)))
 		return ret;
+	m->passed++;
 	return m->next(&ev, m->next_ctx);
 }
 

@@ -357,6 +357,50 @@ static int add_event(struct kmag_recorder *r, const char *sys, const char *ev, c
 	return 0;
 }
 
+/*
+ * "; did you mean sched:sched_switch?" for an unknown -e @spec: the events
+ * of tracefs that look like it (as SYSTEM:EVENT, or bare names for a bare
+ * name), or "".
+ */
+static void suggest_event(const char *events_dir, const char *spec, char *buf, size_t size)
+{
+	bool bare = !strpbrk(spec, ":/");
+	char **systems, *word = strdup(spec), list[400];
+	const char **names = NULL;
+	size_t nsys, s, n = 0, cap = 0;
+
+	buf[0] = '\0';
+	if (!word)
+		return;
+	if (!bare)
+		word[strcspn(word, ":/")] = ':';
+	systems = kmag__list_dir(events_dir, "*", false, &nsys);
+	for (s = 0; s < nsys; s++) {
+		char sys_dir[4096 + 512], **evs;
+		size_t nev, k;
+
+		if (!strcmp(systems[s], "ftrace"))
+			continue;	/* not events -e takes (resolve_event()) */
+		snprintf(sys_dir, sizeof(sys_dir), "%s/%s", events_dir, systems[s]);
+		evs = kmag__list_dir(sys_dir, "*", true, &nev);
+		for (k = 0; k < nev; k++) {
+			char *name = NULL;
+
+			if (kmag__grow(&names, &cap, n + 1, sizeof(*names)) ||
+			    (bare ? !(name = strdup(evs[k])) :
+				    asprintf(&name, "%s:%s", systems[s], evs[k]) < 0))
+				break;
+			names[n++] = name;
+		}
+		kmag__free_list(evs, nev);
+	}
+	if (kmag_suggest(word, names, n, "", list, sizeof(list)))
+		snprintf(buf, size, "; did you mean %s?", list);
+	kmag__free_list((char **)names, n);
+	kmag__free_list(systems, nsys);
+	free(word);
+}
+
 /* One -e: "sys:event", "sys/event", "sys" or a bare event name; globs allowed. */
 static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e, size_t *cap,
 			 struct kmag_err *err)
@@ -392,10 +436,17 @@ static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e
 	}
 	kmag__free_list(systems, nsys);
 	free(sys_glob);
-	if (!ret && !found)
-		ret = kmag_err_set(err, ENOENT,
-				   "unknown event \"%s\" (see %s/available_events; the form is SYSTEM:EVENT, e.g. sched:sched_switch)",
-				   e->spec, r->dir);
+	if (!ret && !found) {
+		char similar[450];
+
+		suggest_event(events_dir, e->spec, similar, sizeof(similar));
+		if (similar[0])
+			ret = kmag_err_set(err, ENOENT, "unknown event \"%s\"%s", e->spec, similar);
+		else
+			ret = kmag_err_set(err, ENOENT,
+					   "unknown event \"%s\" (see %s/available_events; the form is SYSTEM:EVENT, e.g. sched:sched_switch)",
+					   e->spec, r->dir);
+	}
 	return ret;
 }
 

@@ -12,6 +12,23 @@
 #include "kmag/symmap.h"
 
 #define SESSION_MAX_TAPS 4
+#define SESSION_EVENT_KINDS 8	/* other events counted by name, for messages */
+
+/* What reached the views and taps, to say what a trace holds when it shows nothing. */
+struct session_seen {
+	uint64_t calls;		/* function tracer records, function_graph entries and exits */
+	uint64_t other;		/* other events (tracepoints, probes) */
+	struct {
+		const char *system, *name;	/* borrowed from the trace */
+		uint64_t count;
+	} kinds[SESSION_EVENT_KINDS];
+	size_t nr_kinds;
+	/* --min-duration */
+	bool mindur;
+	uint64_t dropped, passed;	/* calls left out, calls kept */
+	uint64_t longest_ns;		/* the longest call, kept or not */
+	kmag_func_t longest_func;
+};
 
 struct kmag_session {
 	struct kmag_session_opts o;
@@ -43,6 +60,9 @@ struct kmag_session {
 	} taps[SESSION_MAX_TAPS];
 	size_t nr_taps;
 	bool tap_failed;		/* a tap returned -errno: its error is its own */
+	bool direct;			/* events go straight to the replay (no taps, no split) */
+	struct session_seen seen;
+	struct kmag_err no_calls;	/* kmag_session_no_calls(), when code is set */
 	kmag_trace_progress_fn progress;
 	void *progress_ctx;
 	bool opened, read;
@@ -69,5 +89,23 @@ void kmag__session_free_views(const struct kmag_session *s);
  * @err with what the trace holds instead and returns -ENOENT; else 0.
  */
 int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *err);
+
+/* session-explain.c: counts @ev (which passed the filters) in s->seen. */
+void kmag__session_seen(struct kmag_session *s, const struct kmag_event *ev);
+/* session-explain.c: the replay's subscriber that counts its other events in s->seen. */
+extern const struct kmag_replay_ops kmag__session_seen_ops;
+/*
+ * session-explain.c, after the filters passed something: -ENOENT when
+ * --min-duration left no call, -ENODATA when the trace holds no function
+ * calls (unless opts.calls_optional; s->no_calls says so either way), @err
+ * saying what it holds; else 0.
+ */
+int kmag__session_check_calls(struct kmag_session *s, struct kmag_err *err);
+/*
+ * session-explain.c, after the views finished: -ENOENT when
+ * --filter-filepath keeps no function of the graph, or an argument summary
+ * found no call or no such argument, @err saying what there is; else 0.
+ */
+int kmag__session_check_views(const struct kmag_session *s, struct kmag_err *err);
 
 #endif /* KMAG_SESSION_INTERNAL_H */

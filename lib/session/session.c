@@ -123,6 +123,7 @@ static int dispatch(const struct kmag_event *ev, void *ctx)
 	size_t i;
 	int ret;
 
+	kmag__session_seen(s, ev);
 	for (i = 0; i < s->nr_taps; i++) {
 		ret = s->taps[i].fn(ev, s->taps[i].ctx);
 		if (ret) {
@@ -155,6 +156,10 @@ static int read_events(struct kmag_session *s, struct kmag_err *err)
 	struct kmag_err e = { 0 };
 	int ret;
 
+	/* straight to the replay: it counts what passed (dispatch() does otherwise) */
+	s->direct = !s->nr_taps && !s->split;
+	if (s->direct && s->replay && kmag_replay_subscribe(s->replay, &kmag__session_seen_ops, s))
+		return kmag_err_set(err, ENOMEM, "out of memory");
 	if (s->o.min_duration_ns) {
 		if (!(mindur = kmag_mindur_new(s->o.min_duration_ns, fn, ctx)))
 			return kmag_err_set(err, ENOMEM, "out of memory");
@@ -169,8 +174,13 @@ static int read_events(struct kmag_session *s, struct kmag_err *err)
 	kmag_trace_set_progress(s->trace, s->progress, s->progress_ctx);
 	ret = kmag_trace_read(s->trace, fn, ctx, &e);
 	kmag_trace_set_progress(s->trace, NULL, NULL);
-	if (mindur)
+	if (mindur) {
 		describe_mindur(s, mindur);
+		s->seen.mindur = true;
+		s->seen.dropped = kmag_mindur_dropped(mindur);
+		s->seen.passed = kmag_mindur_passed(mindur);
+		s->seen.longest_ns = kmag_mindur_longest(mindur, &s->seen.longest_func);
+	}
 	kmag_mindur_free(mindur);
 	if (ret >= 0 && s->o.min_duration_ns &&
 	    kmag_trace_info(s->trace)->tracer == KMAG_TRACER_FUNCTION)
@@ -195,9 +205,12 @@ int kmag_session_read(struct kmag_session *s, struct kmag_err *err)
 	s->read = true;
 	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE)
 		ret = kmag__session_load_profile(s, err);	/* sums, no events */
-	else if ((ret = read_events(s, err)) || (ret = kmag__session_check_matched(s, err)))
+	else if ((ret = read_events(s, err)) || (ret = kmag__session_check_matched(s, err)) ||
+		 (ret = kmag__session_check_calls(s, err)))
 		return ret;
-	return ret ? ret : kmag__session_finish_views(s, err);
+	if (ret || (ret = kmag__session_finish_views(s, err)))
+		return ret;
+	return kmag__session_check_views(s, err);
 }
 
 const char *kmag_session_name(const struct kmag_session *s)

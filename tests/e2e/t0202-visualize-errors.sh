@@ -12,11 +12,12 @@ net_map >m.map
 
 printf '# tracer: function\n#\n' >empty.txt
 t_exit "an empty trace is an error" 1 "$KMAG" visualize --image-name e.pdf empty.txt
-t_grep "... naming the cause" 'holds no function calls' "$T/err"
+t_grep "... naming the cause" 'empty.txt holds no events' "$T/err"
 t_ok "... and leaves no picture behind" test ! -e e.pdf -a ! -e function-calls.png
 
 printf '# tracer: nop\n#\n bash-1 [000] d..1. 1.000000: sched_switch: prev=a next=b\n' >events.txt
 t_exit "a trace of other events only is an error" 1 "$KMAG" visualize --image-name e.pdf events.txt
+t_grep "... saying what it holds" 'events.txt holds no function calls, only 1 other event \(sched_switch 1\)' "$T/err"
 
 t_exit "everything filtered by --pid" 1 "$KMAG" visualize --pid 999 --image-name e.pdf t.txt
 t_grep "... says which filter" 'matches the filters \(pid 999\); the trace holds' "$T/err"

@@ -164,6 +164,13 @@ if ! grep -qw function_graph $TR/available_tracers; then
 fi
 t_exit "an unknown event is an error" 1 "$KMAG" record -e sched:no_such_event -o "$T/x.dat"
 t_grep "it names the event" 'unknown event "sched:no_such_event"' "$T/err"
+# issue 23: a misspelt event got no suggestion; the one of this kernel's events it resembles
+if [ -d $TR/events/sched/sched_switch ]; then
+	t_exit "a misspelt event is an error" 1 "$KMAG" record -e sched:sched_swtich -o "$T/x.dat"
+	t_grep "... that names the event it resembles" 'unknown event "sched:sched_swtich"; did you mean sched:sched_switch\?' "$T/err"
+	t_exit "a misspelt bare event name too" 1 "$KMAG" record -e sched_swtich -o "$T/x.dat"
+	t_grep "... suggests the bare name" 'did you mean sched_switch\?' "$T/err"
+fi
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 t_exit "a CPU that does not exist is an error" 1 "$KMAG" record -e sched:sched_switch --cpu "0-$ncpu" -o "$T/x.dat"
 t_grep "it names the CPU" "CPU $ncpu, which does not exist" "$T/err"

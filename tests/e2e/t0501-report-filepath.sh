@@ -45,8 +45,11 @@ t_exit "a glob" 0 $R --filter-filepath 'net/*/tcpish.c' "$T/fn.txt"
 t_grep "matches by glob" ' tcp_like_send  ' "$T/out"
 t_nogrep "and nothing else unambiguous" ' (pick_next|minimod_work) ' "$T/out"
 
-t_exit "a filter matching nothing" 0 $R --filter-filepath sound/ "$T/fn.txt"
-t_grep "says 0 of N" '\(0 of 5 functions\)' "$T/out"
+# issue 23: it printed an empty table and exited 0; now it says so, as visualize does
+t_exit "a filter matching nothing: exit 1" 1 $R --filter-filepath sound/ "$T/fn.txt"
+t_grep "... says it matches none of the 5 functions" \
+	'^kmag: --filter-filepath "sound/" matches none of the 5 functions \(4 of them have a source file in .*k\.map\)' "$T/err"
+t_eq "... and prints no table" "" "$(cat "$T/out")"
 
 t_exit "callers with a filter" 0 $R --filter-filepath net --callers helper "$T/fn.txt"
 t_grep "lists the matching caller" ' tcp_like_send  ' "$T/out"

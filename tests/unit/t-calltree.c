@@ -116,7 +116,9 @@ static void limit_counts_calls(void)
 	char *got = run(nested, &o, &ret);
 
 	CHECK_EQ(ret, KMAG_CALLTREE_STOP);
-	CHECK_STREQ(got, " outer() {\n   mid() {\n     a();\n");
+	/* issue 23: it stopped mid-tree with no mark; now the mark says where, and how to see more */
+	CHECK_STREQ(got, " outer() {\n   mid() {\n     a();\n"
+			 "# ... stopped at --limit 3, inside outer > mid; more: --limit 6, all: --limit 0\n");
 	free(got);
 }
 

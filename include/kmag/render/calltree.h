@@ -53,7 +53,14 @@ struct kmag_calltree_stats {
 	uint64_t shown;			/* calls shown */
 	uint64_t lines;			/* lines written */
 	bool function_seen;		/* opts.function matched some call */
-	bool limited;			/* stopped at opts.limit */
+	bool limited;			/* stopped at opts.limit: another call was to be shown */
+	uint64_t next_ns;		/* when limited: the start of the call not shown (the
+					   time --time START, continues from), or KMAG_TS_NONE */
+	const char *stopped_in;		/* when limited: the printed calls still open on its
+					   task, outermost first ("ksys_read > vfs_read"), or "";
+					   borrowed from the calltree */
+	uint64_t longest_ns;		/* the longest call seen, shown or not; KMAG_DURATION_NONE */
+	kmag_func_t longest_func;	/* and its function (for "no call lasted DUR") */
 };
 
 /* kmag_calltree_event_fn() returns this (positive: the reader stops) once opts.limit is met. */
@@ -78,11 +85,19 @@ struct kmag_calltree *kmag_calltree_new(struct kmag_trace *t, FILE *out,
  * writing failed.
  */
 int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx);
-/* Ends the calls still open (unless stopped at the limit) and flushes. 0 or -errno, @err set. */
+/*
+ * Ends the calls still open (unless stopped at the limit; then, in text, a
+ * line marks where and says how to see more) and flushes. 0 or -errno, @err set.
+ */
 int kmag_calltree_finish(struct kmag_calltree *c, struct kmag_err *err);
 /* Why the last kmag_calltree_event_fn() failed; borrowed. */
 const struct kmag_err *kmag_calltree_error(const struct kmag_calltree *c);
 const struct kmag_calltree_stats *kmag_calltree_stats(const struct kmag_calltree *c);
+/*
+ * When opts.function matched no call: the functions the trace called that
+ * look like it (kmag_suggest()), as "a, b" in @buf. Returns how many.
+ */
+size_t kmag_calltree_suggest(const struct kmag_calltree *c, char *buf, size_t size);
 /* Accepts NULL. */
 void kmag_calltree_free(struct kmag_calltree *c);
 
