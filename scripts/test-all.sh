@@ -6,8 +6,9 @@
 #   2. unit and e2e tests on a minimal build (no Graphviz, cairo, libtracecmd,
 #      libdw): what needs one of them must skip or fail with a clear message
 #   3. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   4. unit and e2e tests again under valgrind memcheck (errors and leaks fail)
-#   5. a short run of every fuzz target (long runs: tests/fuzz/README.md)
+#   4. unit and e2e tests again under valgrind memcheck (errors and leaks fail;
+#      each e2e test memchecks its first 10 kmag runs, KMAG_VALGRIND_RUNS=0: all)
+#   5. a short run of every fuzz target, two at a time (long runs: tests/fuzz/README.md)
 # Ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
 #
 # Options: --quick   only stage 1 without the VM tests (for a fast local loop)
@@ -24,7 +25,8 @@ for a in "$@"; do
 	esac
 done
 
-log() { printf '\n=== %s\n' "$*"; }
+# each stage's heading says how long the run has taken so far (CI's budget: 50 min)
+log() { printf '\n=== %s (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 fail_setup() { echo "test-all: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 log "installing packages"
@@ -82,7 +84,7 @@ if [ "$QUICK" = 0 ]; then
 
 	if [ -d tests/fuzz ] && [ -f build-ci/tests/fuzz/build.ninja -o -x tests/fuzz/run.sh ]; then
 		log "fuzz (short run of every target)"
-		tests/fuzz/run.sh --seconds "${KMAG_FUZZ_SECONDS:-60}" --summary "$ROOT/build-ci/fuzz-summary.json" ||
+		tests/fuzz/run.sh --seconds "${KMAG_FUZZ_SECONDS:-60}" --parallel 2 --summary "$ROOT/build-ci/fuzz-summary.json" ||
 			true
 		[ -f build-ci/fuzz-summary.json ] && LOGS+=("build-ci/fuzz-summary.json")
 	fi
