@@ -87,7 +87,10 @@ int cli_opt_color(const struct cli_option *o, void *value, const char *arg, cons
 		   "only this time window, in seconds as printed by report\n"                  \
 		   "(either side may be empty; prefix +: relative to start)"),                 \
 	CLI_OPTION(0, "reader", "auto|builtin|libtracecmd", cli_opt_reader, so.reader,          \
-		   enum kmag_reader *, "trace.dat decoder (default: kmag's fast built-in one)")
+		   enum kmag_reader *, "trace.dat decoder (default: kmag's fast built-in one)"),  \
+	CLI_FLAG(0, "strict", so.strict,                                                        \
+		 "stop at damaged data with an error, instead of\n"                            \
+		 "skipping it with a warning and reading on")
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
 #define CLI_MIN_DURATION_OPTION(so)                                                            \
@@ -262,6 +265,8 @@ void cli_progress_init(bool stderr_tty);
  */
 void cli_progress_start(struct kmag_session *s);
 void cli_progress_end(struct kmag_session *s);
+/* Takes the progress line off the terminal, if shown, for a message (it comes back with the next). */
+void cli_progress_clear(void);
 
 /* The one line for errors views on a trace without return values. */
 #define CLI_ERRORS_NEED_RETVAL                                                            \

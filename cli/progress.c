@@ -158,3 +158,8 @@ void cli_progress_end(struct kmag_session *s)
 	kmag_session_set_progress(s, NULL, NULL);
 	cli_live_clear(&read_progress.lv);
 }
+
+void cli_progress_clear(void)
+{
+	cli_live_clear(&read_progress.lv);
+}

@@ -14,10 +14,11 @@
 #include "cli.h"
 #include "kmag/report.h"
 
-/* The session's warnings, as every other warning. */
+/* The session's warnings, as every other warning (not on the progress line). */
 static void warn_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
+	cli_progress_clear();
 	cli_warn("%s", msg);
 }
 

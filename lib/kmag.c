@@ -3,6 +3,7 @@
  * kmag.c - version, error and log plumbing, small shared helpers.
  */
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -169,4 +170,19 @@ int kmag__parse_cpulist_err(const char *spec, uint64_t *bits, unsigned nbits, st
 	if (ret)
 		return kmag_err_set(err, EINVAL, "invalid CPU list \"%s\" (expected e.g. 0-3,8)", spec);
 	return 0;
+}
+
+char *kmag_fmt_count(char *buf, size_t len, uint64_t v)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i;
+	size_t o = 0;
+
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
 }

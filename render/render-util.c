@@ -136,21 +136,6 @@ void render_fput_bytes(FILE *out, const char *data, size_t len)
 	fwrite(data, 1, len, out);
 }
 
-char *kmag_fmt_count(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v), i;
-	size_t o = 0;
-
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 int render_status(FILE *out)
 {
 	if (fflush(out) || ferror(out))

@@ -85,6 +85,14 @@ struct kmag_event {
 	const char *event_system;	/* "sched"; borrowed, may be NULL for text */
 	const void *raw;	/* record payload (starts at common_type), NULL for text */
 	uint32_t raw_size;	/* bytes at raw */
+
+	/*
+	 * LOST only (last, so the fields above keep their places): the events
+	 * are missing because the reader skipped damaged data there
+	 * (kmag_trace_damage()), not because the recorder lost them; the
+	 * trace's lost counts leave them out.
+	 */
+	bool damage;
 };
 
 /*

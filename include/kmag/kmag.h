@@ -41,6 +41,14 @@ int kmag_err_set(struct kmag_err *err, int code, const char *fmt, ...)
 void kmag_err_clear(struct kmag_err *err);
 
 /*
+ * Writes @v with thousands separators ("1,234,567") into @buf (@len bytes,
+ * always NUL-terminated); returns @buf. The one digit grouping of kmag's
+ * tables, pictures, pages and messages (here, below the renderers, because
+ * the library's own messages group digits too: a session's damage warning).
+ */
+char *kmag_fmt_count(char *buf, size_t len, uint64_t v);
+
+/*
  * A warning for the user: one line, without a "warning:" prefix; @msg is
  * borrowed for the call. Objects that take one warn through it, else log.
  */

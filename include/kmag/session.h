@@ -104,6 +104,12 @@ struct kmag_session_opts {
 	 * holds instead). Otherwise kmag_session_read() fails on it, saying so.
 	 */
 	bool calls_optional;
+	/*
+	 * Damaged data (kmag_trace_damage()): false: read past it, and warn
+	 * after reading with the places and totals; true: stop at the first
+	 * place with its error (kmag_trace_set_strict()).
+	 */
+	bool strict;
 	struct kmag_session_views views;
 	kmag_warn_fn warn;	/* warnings while opening and reading; NULL: logged */
 	void *warn_ctx;
@@ -143,7 +149,8 @@ int kmag_session_tap(struct kmag_session *s, kmag_event_fn fn, void *ctx);
 void kmag_session_set_progress(struct kmag_session *s, kmag_trace_progress_fn fn, void *ctx);
 
 /*
- * Reads every event into the views (once) and finishes them. Returns 0, or
+ * Reads every event into the views (once) and finishes them; warns
+ * (opts.warn) with the damaged places read past, if any. Returns 0, or
  * -errno: with @err set when the input or a view failed, or when nothing is
  * left to show, each said with what the trace holds instead: the filters let
  * no event through (ENOENT), --min-duration no call (ENOENT: the longest

@@ -138,6 +138,120 @@ typedef void (*kmag_trace_progress_fn)(const struct kmag_trace_progress *p, void
  */
 void kmag_trace_set_progress(struct kmag_trace *t, kmag_trace_progress_fn fn, void *ctx);
 
+/*
+ * Damaged data: a bit flipped on disk or in transfer, a garbled line. The
+ * readers skip what cannot be read and read on, and they never pass on a
+ * time that cannot be; each damaged place they read past is recorded here
+ * (the library never prints: the caller says it, as `kmag` does on stderr).
+ * kmag_trace_set_strict() turns the first one into an error instead.
+ */
+enum kmag_damage_kind {
+	/*
+	 * Data that cannot be read, skipped: a trace.dat record shorter than
+	 * its format, naming no known event or an impossible call depth (it
+	 * alone: its length is known; consecutive ones are one place); a
+	 * record whose length runs past its page, with the rest of the page
+	 * (the next record cannot be found); a zstd chunk that does not
+	 * decompress; a text line that is not text or not understood. Calls
+	 * open across the gap are marked as open while events were lost (a
+	 * KMAG_EV_LOST event with .damage). A place with no bytes skipped
+	 * says a page header's commit was read past (the records were read).
+	 */
+	KMAG_DAMAGE_SKIPPED = 1,
+	/*
+	 * Timestamps that cannot be, within one CPU's buffer (trace.dat):
+	 * earlier than the CPU's previous event, later than the start of the
+	 * CPU's next page, or later than the end of the recording (the
+	 * recorder's per-CPU stats). The events are kept, moved to the nearest
+	 * time possible (the bound in .bound; see .moved).
+	 */
+	KMAG_DAMAGE_TIME,
+	/*
+	 * A function_graph exit whose calltime/rettime cannot be: it returned
+	 * more than a second before it was called, or its rettime is more
+	 * than a second away from the exit's own timestamp (trace clocks
+	 * local, global and perf, which count as the kernel's rettime does).
+	 * The kernel's duration is left out: the call lasts from its entry's
+	 * timestamp to its exit's (unknown when the entry is not in the trace).
+	 */
+	KMAG_DAMAGE_DURATION,
+};
+
+struct kmag_damage {
+	enum kmag_damage_kind kind;
+	int cpu;		/* -1: not known */
+	/*
+	 * trace.dat: the file offset of the damaged record (of the page for a
+	 * damaged page header, of the chunk for a zstd chunk); for a record
+	 * inside zstd-compressed data, the chunk's file offset, the record
+	 * being at .chunk_pos of the chunk's decompressed data. Text: 0.
+	 */
+	uint64_t offset;
+	bool in_chunk;		/* the record is inside a zstd chunk (see above) */
+	uint64_t chunk_pos;
+	uint64_t line;		/* text: the line number, else 0 */
+	uint32_t column;	/* text: the column of the byte that cannot be, else 0 */
+	/*
+	 * SKIPPED: the bytes skipped (the record to the end of its page's
+	 * data, the page, the chunk's compressed bytes, the line) and the
+	 * events lost with them: for trace.dat an estimate from the mean
+	 * record size read on the CPU (.estimated), for text the lines.
+	 * TIME, DURATION: .events is the number of consecutive events with
+	 * the same fault (one place).
+	 */
+	uint64_t bytes;
+	uint64_t events;
+	bool estimated;
+	uint64_t ts;		/* TIME: the first event's timestamp as recorded; DURATION: the
+				   exit's timestamp; SKIPPED: the last timestamp read on the CPU
+				   before, or KMAG_TS_NONE */
+	uint64_t bound;		/* TIME: the bound it broke, the events' time when .moved */
+	bool moved;		/* TIME: the times were moved to .bound, else kept as recorded
+				   (--reader libtracecmd, which cannot see the pages, keeps a
+				   time running backwards: it cannot tell which side is wrong) */
+	uint64_t duration;	/* DURATION: rettime - calltime as recorded, KMAG_DURATION_NONE when
+				   negative (then .ts_back is how far) */
+	uint64_t ts_back;
+	kmag_func_t func;	/* DURATION: the function returning */
+	const char *why;	/* what is wrong: a static string ("record runs past the end of
+				   the page") */
+};
+
+/* Places kept one by one in kmag_damage_summary.list; further ones are only counted. */
+#define KMAG_DAMAGE_LIST 64
+
+struct kmag_damage_summary {
+	uint64_t places;		/* damaged places, all kinds */
+	uint64_t skipped_bytes;		/* SKIPPED in trace.dat */
+	uint64_t skipped_lines;		/* SKIPPED in text */
+	uint64_t lost_events;		/* events lost with them (trace.dat: estimated) */
+	uint64_t bad_times;		/* events with a timestamp that cannot be (TIME) */
+	uint64_t bad_durations;		/* exits whose duration was left out (DURATION) */
+	bool stopped;			/* strict reading stopped at the first place */
+	const struct kmag_damage *list;	/* the first places in the order found */
+	size_t nr;			/* entries in list, at most KMAG_DAMAGE_LIST */
+};
+
+/*
+ * The damage kmag_trace_read() read past (all zero for an undamaged trace);
+ * complete once it returned. Borrowed, valid until kmag_trace_close().
+ */
+const struct kmag_damage_summary *kmag_trace_damage(const struct kmag_trace *t);
+/*
+ * With @strict, kmag_trace_read() stops at the first damaged place with
+ * -EILSEQ and @err describing it (the events before it delivered; the
+ * place is in kmag_trace_damage(), .stopped set) instead of reading past
+ * it. Call before kmag_trace_read().
+ */
+void kmag_trace_set_strict(struct kmag_trace *t, bool strict);
+/*
+ * One line describing @d of @t ("CPU 0, file offset 4632592: record runs
+ * past the end of the page; skipped 3968 bytes to the end of the page's
+ * data, about 132 events"), into @buf of @size bytes. Returns @buf.
+ */
+const char *kmag_damage_describe(const struct kmag_trace *t, const struct kmag_damage *d,
+				 char *buf, size_t size);
+
 /* Facts about the input; borrowed, valid until kmag_trace_close(). */
 const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
 /* The trace's function-name table; borrowed, valid until kmag_trace_close(). */

@@ -62,6 +62,7 @@ static int open_trace(struct kmag_session *s, struct kmag_err *err)
 			kmag_err_set(&e, EIO, "cannot open the trace");
 		return kmag_err_set(err, e.code, "%s", e.msg);
 	}
+	kmag_trace_set_strict(s->trace, s->o.strict);
 	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE)
 		return profile_refuses(s, err);
 	return 0;

@@ -85,6 +85,12 @@ int kmag__session_finish_views(struct kmag_session *s, struct kmag_err *err);
 void kmag__session_free_views(const struct kmag_session *s);
 
 /*
+ * session-damage.c: after reading, warns with the damaged places read past;
+ * after a strict stop at one, appends to @err (set) how to read on.
+ */
+void kmag__session_tell_damage(const struct kmag_session *s, struct kmag_err *err);
+
+/*
  * session-matched.c: when the non-empty filters let no event through, fills
  * @err with what the trace holds instead and returns -ENOENT; else 0.
  */

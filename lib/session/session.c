@@ -174,6 +174,7 @@ static int read_events(struct kmag_session *s, struct kmag_err *err)
 	kmag_trace_set_progress(s->trace, s->progress, s->progress_ctx);
 	ret = kmag_trace_read(s->trace, fn, ctx, &e);
 	kmag_trace_set_progress(s->trace, NULL, NULL);
+	kmag__session_tell_damage(s, &e);
 	if (mindur) {
 		describe_mindur(s, mindur);
 		s->seen.mindur = true;

@@ -306,6 +306,16 @@ static inline kmag_func_t resolve(struct kmag_decoder *d, uint64_t addr)
 	return id;
 }
 
+/*
+ * A call depth the kernel can record: its return stack holds at most a few
+ * hundred calls (FTRACE_RETFUNC_DEPTH 50 up to 6.8, SHADOW_STACK_SIZE since).
+ * Anything else is a damaged record.
+ */
+static inline bool depth_ok(int32_t depth)
+{
+	return (uint32_t)depth < KMAG__MAX_DEPTH;
+}
+
 static inline bool fits(const struct fdesc *f, uint32_t size)
 {
 	return (uint32_t)f->off + f->size <= size;
@@ -370,6 +380,8 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 		ev->ip = ld64(data + d->ge_func.off);
 		/* (an 8-byte depth, 6.x: its low half, the records being little-endian here) */
 		ev->depth = (int32_t)ld32(data + d->ge_depth.off);
+		if (unlikely(!depth_ok(ev->depth)))
+			return -ERANGE;
 		decode_args(d, data, size, d->ge_args, ev);
 	} else if ((int)type == d->id_retaddr && d->fast_retaddr) {
 		if (unlikely(size < d->need_retaddr))
@@ -377,6 +389,8 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 		ev->type = KMAG_EV_GRAPH_ENTRY;
 		ev->ip = ld64(data + d->gr_func.off);
 		ev->depth = (int32_t)ld32(data + d->gr_depth.off);
+		if (unlikely(!depth_ok(ev->depth)))
+			return -ERANGE;
 		decode_args(d, data, size, d->gr_args, ev);
 		ev->pid = (int32_t)ld32(data + d->common_pid.off);
 		ev->ctx = ctx_of(data[d->common_flags.off]);
@@ -393,6 +407,8 @@ static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint3
 		ev->type = KMAG_EV_GRAPH_EXIT;
 		ev->ip = ld64(data + d->gx_func.off);
 		ev->depth = (int32_t)ld32(data + d->gx_depth.off);
+		if (unlikely(!depth_ok(ev->depth)))
+			return -ERANGE;
 		ct = ld64(data + d->gx_calltime.off);
 		rt = ld64(data + d->gx_rettime.off);
 		ev->calltime = ct;
@@ -504,6 +520,8 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 				return -EINVAL;
 			ev->ip = fd_read(&d->gr_func, data, d->swap);
 			ev->depth = (int32_t)fd_read(&d->gr_depth, data, d->swap);
+			if (unlikely(!depth_ok(ev->depth)))
+				return -ERANGE;
 			ev->func = resolve(d, ev->ip);
 			set_call_site(d, ev, fd_read(&d->gr_retaddr, data, d->swap));
 			decode_args(d, data, size, d->gr_args, ev);
@@ -513,6 +531,8 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 			return -EINVAL;
 		ev->ip = fd_read(&d->ge_func, data, d->swap);
 		ev->depth = (int32_t)fd_read(&d->ge_depth, data, d->swap);
+		if (unlikely(!depth_ok(ev->depth)))
+			return -ERANGE;
 		ev->func = resolve(d, ev->ip);
 		decode_args(d, data, size, d->ge_args, ev);
 		return 0;
@@ -522,6 +542,8 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 		ev->type = KMAG_EV_GRAPH_EXIT;
 		ev->ip = fd_read(&d->gx_func, data, d->swap);
 		ev->depth = (int32_t)fd_read(&d->gx_depth, data, d->swap);
+		if (unlikely(!depth_ok(ev->depth)))
+			return -ERANGE;
 		ev->func = resolve(d, ev->ip);
 		ev->duration = KMAG_DURATION_NONE;
 		ev->calltime = KMAG_TS_NONE;
@@ -539,6 +561,9 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 		}
 		return 0;
 	default:
+		/* no format in the file has this id: garbage, not an event */
+		if (unlikely(!kind))
+			return -ENOENT;
 		ev->type = KMAG_EV_OTHER;
 		ev->func = KMAG_FUNC_NONE;
 		ev->ip = 0;

@@ -148,9 +148,14 @@ struct tep_event *kmag__decoder_event(struct kmag_decoder *d, int id);
 int kmag__tep_parse_fields(struct tep_handle *tep, const char *text, size_t len,
 			   const char *system);
 
+/* Call depths from here on are damaged records (see depth_ok() in decode.c). */
+#define KMAG__MAX_DEPTH 4096
+
 /*
  * Decodes the record at @data (@size bytes, starting at common_type) into @ev.
- * Returns 0, or -EINVAL if the record is shorter than its format says.
+ * Returns 0, -EINVAL if the record is shorter than its format says, -ENOENT
+ * if no format has its event id, -ERANGE for a function_graph depth no
+ * kernel records (KMAG__MAX_DEPTH): damaged records all.
  */
 int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev);
 

@@ -406,12 +406,40 @@ static void header_line(struct kmag_trace *t, const char *p)
 		t->info.lost_unattributed += written - in_buf;
 }
 
+/*
+ * Damaged lines read past before the text counts as binary data: more than
+ * this many, and more than half of all lines.
+ */
+#define MAX_BAD_LINES 16
+
+/*
+ * A line that cannot be read (@why; @col: 1-based column of the byte that
+ * cannot be there, or 0) is skipped and recorded. Returns 0, -EILSEQ with
+ * strict reading, or when most lines are like it, the error that this is
+ * no text (with @what, the byte's description).
+ */
+static int skip_line(struct kmag_trace *t, struct text_input *in, size_t len, long col,
+		     const char *why, unsigned char byte)
+{
+	struct kmag_damage d = { .kind = KMAG_DAMAGE_SKIPPED, .cpu = -1, .line = in->lineno,
+				 .column = col > 0 && col < UINT32_MAX ? (uint32_t)col : 0,
+				 .bytes = len, .events = 1, .why = why, .ts = KMAG_TS_NONE,
+				 .func = KMAG_FUNC_NONE };
+
+	if (++in->bad_lines > MAX_BAD_LINES && in->bad_lines * 2 > in->lineno && col > 0)
+		return kmag_err_set(in->err, EILSEQ,
+				    "line %llu, column %ld: %s byte 0x%02x, and %llu of the %llu lines so far are not text either; ftrace text is UTF-8 (is this a binary file?)",
+				    (unsigned long long)in->lineno, col, byte ? "invalid UTF-8" : "NUL",
+				    byte, (unsigned long long)in->bad_lines - 1,
+				    (unsigned long long)in->lineno - 1);
+	return kmag__damage(t, &d, NULL, in->err);
+}
+
 static int text_read(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct text_input *in = t->priv;
 	bool graph = t->info.tracer == KMAG_TRACER_FUNCTION_GRAPH &&
 		     t->info.format == KMAG_INPUT_FTRACE_TEXT;
-	uint64_t unrecognised = 0, first_bad = 0;
 	int ret = 0;
 
 	in->err = err;
@@ -426,12 +454,12 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 			break;
 		bad = utf8_invalid((const unsigned char *)line, len);
 		if (bad >= 0) {
-			ret = kmag_err_set(err, EILSEQ,
-					   "line %llu, column %ld: %s byte 0x%02x; ftrace text is UTF-8 (is this a binary file?)",
-					   (unsigned long long)in->lineno, bad + 1,
-					   line[bad] ? "invalid UTF-8" : "NUL",
-					   (unsigned char)line[bad]);
-			break;
+			ret = skip_line(t, in, len, bad + 1,
+					line[bad] ? "a byte that is not UTF-8 text" : "a NUL byte",
+					(unsigned char)line[bad]);
+			if (ret)
+				break;
+			continue;
 		}
 		p = skip_sp(line);
 		switch (*p) {
@@ -467,16 +495,15 @@ static int text_read(struct kmag_trace *t, struct kmag_err *err)
 			bool ok;
 
 			ret = event_line(t, in, line, &ok);
-			if (!ok && !unrecognised++)
-				first_bad = in->lineno;
+			if (!ret && !ok)
+				ret = skip_line(t, in, len, 0,
+						"not an event line (\"task-pid [cpu] ... time:\" expected)",
+						0);
 		}
 		if (ret)
 			break;
 	}
 out:
-	if (!ret && unrecognised)
-		pr_warn("%s: %llu line(s) not understood and skipped (first: line %llu)", t->path,
-			(unsigned long long)unrecognised, (unsigned long long)first_bad);
 	in->err = NULL;
 	return ret;
 }

@@ -21,6 +21,7 @@ struct text_input {
 	bool eof;
 	uint64_t bytes_read;	/* for the progress hook */
 	uint64_t lineno;
+	uint64_t bad_lines;	/* lines skipped as damaged */
 	enum kmag_tracer header_tracer;	/* from "# tracer:", else UNKNOWN */
 	struct cpu_state *cpus;
 	size_t nr_cpu_state;

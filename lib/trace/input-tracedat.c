@@ -3,215 +3,40 @@
  * input-tracedat.c - kmag's fast trace.dat event source.
  *
  * The container is parsed by tracedat-read.c and the event formats by
- * libtraceevent. This file walks the ring-buffer sub-buffers of each CPU
- * itself (the layout is in events/header_page and events/header_event) and
- * merges the CPUs by timestamp. It is our own because the per-record cost of
+ * libtraceevent. tracedat-stream.c walks the ring-buffer sub-buffers of each
+ * CPU itself (the layout is in events/header_page and events/header_event),
+ * skipping and saying damaged data; this file opens the file and merges the
+ * CPUs by timestamp. It is our own because the per-record cost of
  * kbuffer/libtracecmd calls dominates at tens of millions of events per
- * second; the walk follows libtraceevent's kbuffer semantics exactly
- * (tests compare both on every fixture).
+ * second; the walk follows libtraceevent's kbuffer semantics exactly (tests
+ * compare both on every fixture).
  */
 #define PR_DOMAIN "tracedat"
 #include <stdio.h>
 #include <traceevent/event-parse.h>
 
-#include "decode.h"
-#include "pagewalk.h"
-#include "trace-internal.h"
+#include "input-tracedat.h"
 #include "tracedat-format.h"
-#include "tracedat.h"
-
-#define STREAM_BUF_PAGES 64	/* pages read per pread() for uncompressed data */
-#define MAX_CHUNK_BYTES (64u << 20)
-
-struct cpu_stream {
-	int cpu;
-	bool compressed;
-	uint64_t pos, end;	/* file range still to read */
-	uint32_t chunks_left;	/* compressed: chunks still to read */
-
-	uint8_t *buf;		/* pages ready to walk */
-	size_t buf_len, buf_off, buf_cap;
-	uint8_t *cbuf;		/* compressed chunk scratch */
-	size_t cbuf_cap;
-
-	struct kmag_page_walk walk;	/* the page being walked */
-	uint64_t page_file_off;	/* for messages: where the page came from */
-
-	struct kmag_event ev;	/* current event, valid when have */
-	bool have, done;
-};
-
-struct tracedat_input {
-	struct tracedat td;
-	struct tep_handle *tep;
-	struct kmag_decoder dec;
-	struct kmag_page_geom geom;	/* page size, header, byte order */
-	struct cpu_stream *streams;
-	int nr_streams;
-	struct kmag_err *err;	/* during read */
-};
 
 static inline uint32_t rd32(const struct tracedat_input *in, const uint8_t *p)
 {
 	return td_get32(&in->td, p);
 }
 
-static int stream_fail(struct tracedat_input *in, struct cpu_stream *s, const char *why)
-{
-	return kmag_err_set(in->err, EINVAL,
-			    "corrupt trace.dat: CPU %d, page at file offset %llu: %s", s->cpu,
-			    (unsigned long long)s->page_file_off, why);
-}
-
-/* Reads the next block of pages into s->buf. Returns bytes available, 0 at end. */
-static int stream_refill(struct tracedat_input *in, struct cpu_stream *s)
-{
-	struct tracedat *td = &in->td;
-	int ret;
-
-	s->buf_off = 0;
-	s->buf_len = 0;
-	if (!s->compressed) {
-		uint64_t left = s->end - s->pos;
-		size_t want = (size_t)in->geom.page_size * STREAM_BUF_PAGES;
-
-		if (!left)
-			return 0;
-		if (want > left)
-			want = (size_t)left;
-		if (kmag__grow(&s->buf, &s->buf_cap, want, 1))
-			return kmag_err_set(in->err, ENOMEM, "out of memory");
-		ret = kmag__tracedat_pread(td, s->buf, want, s->pos, "CPU data", in->err);
-		if (ret)
-			return ret;
-		s->page_file_off = s->pos;
-		s->pos += want;
-		s->buf_len = want;
-		return 1;
-	}
-	while (s->chunks_left) {
-		uint8_t h[8];
-		uint32_t csize, usize;
-
-		s->chunks_left--;
-		s->page_file_off = s->pos;
-		ret = kmag__tracedat_pread(td, h, 8, s->pos, "compressed chunk header", in->err);
-		if (ret)
-			return ret;
-		csize = rd32(in, h);
-		usize = rd32(in, h + 4);
-		s->pos += 8;
-		if (csize > td->file_size - s->pos)
-			return kmag_err_set(in->err, EINVAL,
-					    "truncated trace.dat: CPU %d chunk at offset %llu claims %u bytes past the end of the file",
-					    s->cpu, (unsigned long long)(s->pos - 8), csize);
-		if (usize > MAX_CHUNK_BYTES)
-			return kmag_err_set(in->err, EINVAL,
-					    "corrupt trace.dat: CPU %d chunk at offset %llu claims %u uncompressed bytes",
-					    s->cpu, (unsigned long long)(s->pos - 8), usize);
-		if (!usize) {
-			s->pos += csize;
-			continue;
-		}
-		if (kmag__grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1, 1) ||
-		    kmag__grow(&s->buf, &s->buf_cap, usize, 1))
-			return kmag_err_set(in->err, ENOMEM, "out of memory");
-		ret = kmag__tracedat_pread(td, s->cbuf, csize, s->pos, "compressed chunk", in->err);
-		if (ret)
-			return ret;
-		s->pos += csize;
-		{
-			char what[64];
-
-			snprintf(what, sizeof(what), "CPU %d chunk at offset %llu", s->cpu,
-				 (unsigned long long)s->page_file_off);
-			ret = kmag__tracedat_decompress(td, s->cbuf, csize, s->buf, usize, what,
-							in->err);
-			if (ret)
-				return ret;
-		}
-		s->buf_len = usize;
-		return 1;
-	}
-	return 0;
-}
-
 /*
- * Loads the next non-empty page. Returns 1 with the page set up (and a LOST
- * event in s->ev when the page says events were dropped before it: then 2),
- * 0 at the end of the CPU's data, or -errno.
+ * Once every CPU's first event is read: the trace's first timestamp, for
+ * the checks of exits' times (kmag__exit_times_ok()).
  */
-static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
+static void set_first(struct tracedat_input *in)
 {
-	const struct kmag_page_geom *g = &in->geom;
+	uint64_t first = UINT64_MAX;
+	int i;
 
-	for (;;) {
-		struct kmag_page_info info;
-		const uint8_t *page;
-		const char *why;
-
-		if (s->buf_len - s->buf_off < g->page_size) {
-			int ret;
-
-			if (s->buf_off < s->buf_len && s->buf_len - s->buf_off >= g->page_hdr) {
-				/* a partial trailing page: only valid if it is padding */
-				if (kmag__page_commit(g, s->buf + s->buf_off) & RB_COMMIT_MASK)
-					return stream_fail(in, s, "data ends inside a page");
-			}
-			ret = stream_refill(in, s);
-			if (ret <= 0)
-				return ret;
-			continue;
-		}
-		page = s->buf + s->buf_off;
-		s->buf_off += g->page_size;
-		if (!s->compressed)
-			s->page_file_off = s->pos - s->buf_len + s->buf_off - g->page_size;
-		if (kmag__page_load(g, &s->walk, page, &info, &why))
-			return stream_fail(in, s, why);
-		if (info.missing) {
-			struct kmag_event *ev = &s->ev;
-
-			memset(ev, 0, sizeof(*ev));
-			ev->type = KMAG_EV_LOST;
-			ev->cpu = s->cpu;
-			ev->pid = -1;
-			ev->depth = -1;
-			ev->ts = s->walk.ts + (uint64_t)in->td.ts_offset;
-			ev->func = ev->parent = KMAG_FUNC_NONE;
-			ev->lost = info.lost_known ? info.lost : KMAG_LOST_UNKNOWN;
-			return 2;
-		}
-		if (s->walk.size)
-			return 1;
-	}
-}
-
-/* Advances @s to its next event. Returns 1 (event in s->ev), 0 at end, -errno. */
-static int stream_next(struct tracedat_input *in, struct cpu_stream *s)
-{
-	for (;;) {
-		const uint8_t *payload;
-		const char *why;
-		uint32_t plen;
-		int ret = kmag__page_next(&in->geom, &s->walk, &payload, &plen, &why);
-
-		if (unlikely(ret < 0))
-			return stream_fail(in, s, why);
-		if (!ret) {
-			ret = stream_next_page(in, s);
-			if (ret <= 0)
-				return ret;
-			if (ret == 2)
-				return 1;
-			continue;
-		}
-		if (unlikely(kmag__decode(&in->dec, payload, plen, &s->ev)))
-			return stream_fail(in, s, "record shorter than its event format");
-		s->ev.cpu = s->cpu;
-		s->ev.ts = s->walk.ts + (uint64_t)in->td.ts_offset;
-		return 1;
-	}
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].tc.prev && in->streams[i].tc.prev < first)
+			first = in->streams[i].tc.prev;
+	in->span.first = first == UINT64_MAX ? 0 : first;
+	kmag__span_update(&in->span);
 }
 
 /* Min-heap of streams ordered by their current event's timestamp. */
@@ -248,12 +73,13 @@ static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 	if (!heap)
 		return kmag_err_set(in->err, ENOMEM, "out of memory");
 	for (i = 0; i < in->nr_streams; i++) {
-		ret = stream_next(in, &in->streams[i]);
+		ret = kmag__stream_next(in, &in->streams[i]);
 		if (ret < 0)
 			goto out;
 		if (ret > 0)
 			heap[n++] = &in->streams[i];
 	}
+	set_first(in);
 	for (i = n / 2 - 1; i >= 0; i--)
 		heap_down(heap, n, i);
 	ret = 0;
@@ -271,7 +97,7 @@ static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 			ret = kmag__trace_deliver(t, &s->ev);
 			if (ret)
 				goto out;
-			ret = stream_next(in, s);
+			ret = kmag__stream_next(in, s);
 			if (ret < 0)
 				goto out;
 			if (ret == 0) {
@@ -291,10 +117,18 @@ static int read_unordered(struct kmag_trace *t, struct tracedat_input *in)
 {
 	int i, ret;
 
+	/* each CPU's first event first: the trace's start is known before the rest */
+	for (i = 0; i < in->nr_streams; i++) {
+		ret = kmag__stream_next(in, &in->streams[i]);
+		if (ret < 0)
+			return ret;
+		in->streams[i].have = ret > 0;
+	}
+	set_first(in);
 	for (i = 0; i < in->nr_streams; i++) {
 		struct cpu_stream *s = &in->streams[i];
 
-		while ((ret = stream_next(in, s)) > 0) {
+		for (ret = s->have; ret > 0; ret = kmag__stream_next(in, s)) {
 			ret = kmag__trace_deliver(t, &s->ev);
 			if (ret)
 				return ret;
@@ -311,8 +145,11 @@ static int tracedat_read(struct kmag_trace *t, struct kmag_err *err)
 	int ret;
 
 	in->err = err;
+	in->t = t;
 	ret = t->opts.unordered ? read_unordered(t, in) : read_ordered(t, in);
+	kmag__streams_settle(in);
 	in->err = NULL;
+	in->t = NULL;
 	return ret;
 }
 
@@ -452,6 +289,7 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 {
 	struct tracedat_input *in = calloc(1, sizeof(*in));
 	struct tracedat *td;
+	uint64_t end;
 	size_t i;
 	int ret;
 
@@ -487,6 +325,10 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 	in->streams = calloc((size_t)td->top.nr_cpus + 1, sizeof(*in->streams));
 	if (!in->streams)
 		return kmag_err_set(err, ENOMEM, "out of memory");
+	/* the end of the recording, when the recorder's stats say: no event is later */
+	end = kmag__stats_now(td->cpustats, td->nr_cpustats);
+	if (end == KMAG_TS_NONE || end > UINT64_MAX - KMAG__CLOCK_SLACK_NS)
+		end = UINT64_MAX - KMAG__CLOCK_SLACK_NS;
 	for (i = 0; i < (size_t)td->top.nr_cpus; i++) {
 		const struct td_cpu_data *d = &td->top.cpus[i];
 		struct cpu_stream *s;
@@ -500,6 +342,8 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 		s->pos = d->offset;
 		s->end = d->offset + d->size;
 		s->compressed = td->top.compressed;
+		s->tc.end_at = end;
+		s->tc.end = s->tc.bound = end + KMAG__CLOCK_SLACK_NS;
 		if (s->compressed) {
 			uint8_t cnt[4];
 
@@ -508,7 +352,12 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 				return ret;
 			s->chunks_left = rd32(in, cnt);
 			s->pos += 4;
-			s->end = td->file_size;
+			/*
+			 * The chunks end with the CPU's data: the size of the BUFFER
+			 * option leaves the count out (trace-cmd 3.1) or counts it
+			 * (3.4); a damaged count cannot lead past it.
+			 */
+			s->end = d->size > td->file_size - s->pos ? td->file_size : s->pos + d->size;
 		}
 	}
 	if ((ret = kmag__tracedat_load_cpustats(t, td, err)))
@@ -523,5 +372,9 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 	t->info.has_timestamps = true;
 	t->info.has_pids = true;
 	t->info.has_durations = in->dec.gx_calltime.size && in->dec.gx_rettime.size;
+	in->span.rettime_clock = kmag__clock_is_local(t->info.clock);
+	for (i = 0; i < (size_t)t->info.nr_cpus; i++)
+		if (t->cpus[i].stat_overrun)
+			in->span.overwrite = true;
 	return 0;
 }

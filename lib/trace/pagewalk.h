@@ -36,6 +36,7 @@ struct kmag_page_walk {
 	const uint8_t *data;	/* the records */
 	uint32_t size;		/* bytes of records (the commit) */
 	uint32_t idx;		/* next record */
+	uint32_t rec;		/* where the record last returned starts (for messages) */
 	uint64_t ts;		/* time of the record last returned (page time before) */
 };
 
@@ -185,6 +186,7 @@ static inline int kmag__page_next(const struct kmag_page_geom *g, struct kmag_pa
 			return -EINVAL;
 		}
 		w->ts += delta;
+		w->rec = w->idx;
 		w->idx += adv;
 		return 1;
 	}

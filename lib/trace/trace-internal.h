@@ -7,6 +7,7 @@
 #define KMAG_TRACE_INTERNAL_H
 
 #include "internal.h"
+#include "damage.h"
 #include "kmag/trace.h"
 #include "util/u64map.h"
 
@@ -70,6 +71,9 @@ struct kmag_trace {
 	kmag_event_fn fn;
 	void *fn_ctx;
 
+	/* kmag_trace_damage(), kmag_trace_set_strict() (damage.c) */
+	struct kmag__damage_log damage;
+
 	/* kmag_trace_set_progress() */
 	kmag_trace_progress_fn progress;
 	void *progress_ctx;
@@ -108,7 +112,8 @@ static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_ev
 			return -ENOMEM;
 	}
 	if (ev->type == KMAG_EV_LOST) {
-		if (ci) {
+		/* a gap the reader made skipping damage is no loss of the recorder's */
+		if (ci && !ev->damage) {
 			ci->lost_markers++;
 			if (ev->lost == KMAG_LOST_UNKNOWN)
 				ci->lost_unknown = true;

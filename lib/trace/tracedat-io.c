@@ -63,3 +63,55 @@ int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize
 				    what, got, usize);
 	return 0;
 }
+
+int kmag__tracedat_check_chunks(struct tracedat *td, struct kmag_err *err)
+{
+	uint8_t *src = NULL, *dst = NULL;
+	size_t src_cap = 0, dst_cap = 0;
+	int i, ret = 0;
+
+	for (i = 0; i < td->top.nr_cpus && !ret; i++) {
+		const struct td_cpu_data *d = &td->top.cpus[i];
+		uint64_t pos = d->offset + 4, end;
+		uint32_t n;
+		uint8_t h[8];
+
+		if (!d->size)
+			continue;
+		end = d->size > td->file_size - pos ? td->file_size : pos + d->size;
+		if ((ret = kmag__tracedat_pread(td, h, 4, d->offset, "chunk count", err)))
+			break;
+		for (n = td_get32(td, h); n && !ret; n--) {
+			uint32_t csize, usize;
+			char what[80];
+
+			snprintf(what, sizeof(what), "CPU %d's zstd chunk at file offset %llu", d->cpu,
+				 (unsigned long long)pos);
+			if (end - pos < 8 ||
+			    (ret = kmag__tracedat_pread(td, h, 8, pos, what, err)))
+				goto bad;
+			csize = td_get32(td, h);
+			usize = td_get32(td, h + 4);
+			if (csize > end - pos - 8 || usize > (64u << 20))
+				goto bad;
+			if (kmag__grow(&src, &src_cap, csize ? csize : 1, 1) ||
+			    kmag__grow(&dst, &dst_cap, usize ? usize : 1, 1)) {
+				ret = kmag_err_set(err, ENOMEM, "out of memory");
+				break;
+			}
+			if ((ret = kmag__tracedat_pread(td, src, csize, pos + 8, what, err)))
+				break;
+			if (usize && kmag__tracedat_decompress(td, src, csize, dst, usize, what, NULL))
+				goto bad;
+			pos += 8 + (uint64_t)csize;
+			continue;
+bad:
+			ret = kmag_err_set(err, EINVAL,
+					   "damaged trace.dat: %s cannot be read, and libtracecmd does not survive it; read the file with the built-in reader (--reader builtin), which skips the damage",
+					   what);
+		}
+	}
+	free(src);
+	free(dst);
+	return ret;
+}

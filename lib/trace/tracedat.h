@@ -96,6 +96,14 @@ bool kmag__tracedat_magic(const void *buf, size_t len);
 int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize, void *dst,
 			      size_t usize, const char *what, struct kmag_err *err);
 
+/*
+ * Reads every zstd chunk of the top instance's CPU data of compressed @td:
+ * 0, or -EINVAL with @err naming the first chunk that does not decompress
+ * (or whose header cannot be). libtracecmd crashes on such chunks: its
+ * reader checks them first.
+ */
+int kmag__tracedat_check_chunks(struct tracedat *td, struct kmag_err *err);
+
 /* pread() all of @len bytes at @off, or -EIO/-EINVAL with @err set naming @what. */
 int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t off, const char *what,
 			 struct kmag_err *err);

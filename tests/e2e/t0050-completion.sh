@@ -50,7 +50,7 @@ for c in "${cmds[@]}"; do
 	t_reply "kmag $c -<TAB>: the ${#want[@]} options of kmag $c --help" "${want[@]}"
 done
 comp report --s
-t_reply "kmag report --s<TAB>" --slowest --sort --symbol-file-path
+t_reply "kmag report --s<TAB>" --slowest --sort --strict --symbol-file-path
 
 # option values
 comp report --reader ""

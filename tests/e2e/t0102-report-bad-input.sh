@@ -3,8 +3,8 @@
 # (This suite also runs under ASan/UBSan and valgrind in scripts/test-all.sh.)
 . "$(dirname "$0")/lib.sh"
 
-bad() {	# bad DESC FILE PATTERN
-	t_exit "$1: exit 1, one line" 1 "$KMAG" report "$2"
+bad() {	# bad DESC FILE PATTERN [OPTION...]
+	t_exit "$1: exit 1, one line" 1 "$KMAG" report "${@:4}" "$2"
 	t_grep "$1: the error says why" "$3" "$T/err"
 }
 
@@ -52,11 +52,14 @@ open(p, 'wb').write(b)
 PY
 bad "section claiming 2^63 bytes" "$T/huge.dat" 'claims [0-9]+ bytes'
 
-# text that is not UTF-8 / has NUL bytes
+# text with a line that is not UTF-8 / has a NUL byte: the line is skipped
+# with a warning (issue 23), an error only with --strict
 { echo "# tracer: function"; echo "  ls-97 [000] .... 1.000000: vfs_read <-ksys_read"; printf '  ls-97 [000] .... 1.000001: vfs_\xff\xfe <-x\n'; } >"$T/badutf8.txt"
-bad "text with invalid UTF-8" "$T/badutf8.txt" 'line 3, column [0-9]+: invalid UTF-8'
+t_exit "text with invalid UTF-8: read past it" 0 "$KMAG" report "$T/badutf8.txt"
+t_grep "... the warning names line and column" 'warning: .*badutf8.txt: damaged: line 3, column 34: a byte that is not UTF-8 text; line skipped' "$T/err"
+bad "text with invalid UTF-8, --strict" "$T/badutf8.txt" 'damaged text: line 3, column [0-9]+: a byte that is not UTF-8' --strict
 { echo "# tracer: function"; printf '  ls-97 [000] .... 1.000001: vfs\0read <-x\n'; } >"$T/nul.txt"
-bad "text with a NUL byte" "$T/nul.txt" 'NUL byte'
+bad "text with a NUL byte, --strict" "$T/nul.txt" 'NUL byte' --strict
 printf '\x28\xb5\x2f\xfd rest' >"$T/x.zst"
 bad "a zstd file" "$T/x.zst" 'decompress it first'
 

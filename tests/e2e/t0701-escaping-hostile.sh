@@ -103,7 +103,9 @@ t_ok "html (text): no extra <script>, names kept" env PAGE_SCRIPTS="$scripts" py
 t_exit "diff html" 0 "$KMAG" diff -F html -o "$T/d.html" "$T/h.txt" "$T/h2.txt"
 t_ok "diff html: the data parses, names kept" check html "$T/d.html" "$SCRIPT"
 
-# --- a NUL inside a name: the text reader refuses it in one line ------------
-t_exit "a NUL in a text trace is refused" 1 "$KMAG" report "$T/nul.txt"
-t_grep "... saying where" 'line [0-9]+, column [0-9]+: NUL byte' "$T/err"
+# --- a NUL inside a name: the line is skipped and said (issue 23) -----------
+t_exit "a NUL in a text trace: its line is skipped" 0 "$KMAG" report "$T/nul.txt"
+t_grep "... saying where" 'damaged: line [0-9]+, column [0-9]+: a NUL byte; line skipped' "$T/err"
+t_exit "... and refused in one line with --strict" 1 "$KMAG" report --strict "$T/nul.txt"
+t_grep "... saying where" 'damaged text: line [0-9]+, column [0-9]+: a NUL byte' "$T/err"
 t_done

@@ -2,6 +2,8 @@
 /*
  * The ftrace text reader on snippets in each printed format.
  */
+#include <errno.h>
+
 #include "kmag/callgraph.h"
 #include "kmag/trace.h"
 #include "test.h"
@@ -219,11 +221,20 @@ static void report_text_function(void)
 	unload(&l);
 }
 
+/*
+ * A damaged line (a byte that is not UTF-8, a NUL, a line that is no
+ * event) is skipped and recorded, the rest read; strict reading stops
+ * there; text that is mostly not text is refused as binary.
+ */
 static void bad_text(void)
 {
 	struct loaded l;
-	static const char bin[] = "# tracer: function\n  ls-97 [000] 1.0: a <-b\n\xff\xfe bad\n";
+	const struct kmag_damage_summary *d;
+	static const char bin[] = "# tracer: function\n  ls-97 [000] 1.0: a <-b\n\xff\xfe bad\n"
+				  "  ls-97 [000] 1.5: c <-b\n";
 	static const char nul[] = "# tracer: function\n  ls-97 [000] 1.0: a <-b\nx\0y\n";
+	char junk[64 * 40 + 64];
+	size_t i, n;
 
 	load(&l, "nothing.txt", "hello world\nthis is not a trace\n");
 	CHECK(!l.t);
@@ -231,9 +242,28 @@ static void bad_text(void)
 
 	load(&l, "bad-utf8.txt", bin);
 	CHECK(l.t);
-	CHECK(l.ret < 0);
-	CHECK(strstr(l.err.msg, "line 3"));
-	CHECK(strstr(l.err.msg, "invalid UTF-8"));
+	CHECK_EQ(l.ret, 0);
+	CHECK(node(&l, "a"));
+	CHECK(node(&l, "c"));
+	d = kmag_trace_damage(l.t);
+	CHECK_EQ(d->places, 1);
+	CHECK_EQ(d->skipped_lines, 1);
+	CHECK_EQ(d->list[0].kind, KMAG_DAMAGE_SKIPPED);
+	CHECK_EQ(d->list[0].line, 3);
+	CHECK_EQ(d->list[0].column, 1);
+	CHECK_EQ(d->list[0].bytes, 6);
+	CHECK(strstr(d->list[0].why, "not UTF-8"));
+	unload(&l);
+
+	memset(&l, 0, sizeof(l));
+	l.t = kmag_trace_open(write_tmp("bad-utf8.txt", bin, sizeof(bin) - 1), NULL, &l.err);
+	CHECK(l.t);
+	kmag_trace_set_strict(l.t, true);
+	l.cg = kmag_cg_new(NULL);
+	l.ret = kmag_trace_read(l.t, kmag_cg_event_fn, l.cg, &l.err);
+	CHECK_EQ(l.ret, -EILSEQ);
+	CHECK(strstr(l.err.msg, "damaged text: line 3, column 1: a byte that is not UTF-8 text"));
+	CHECK(kmag_trace_damage(l.t)->stopped);
 	unload(&l);
 
 	memset(&l, 0, sizeof(l));
@@ -241,13 +271,22 @@ static void bad_text(void)
 	CHECK(l.t);
 	l.cg = kmag_cg_new(NULL);
 	l.ret = kmag_trace_read(l.t, kmag_cg_event_fn, l.cg, &l.err);
-	CHECK(l.ret < 0);
-	CHECK(strstr(l.err.msg, "NUL"));
+	CHECK_EQ(l.ret, 0);
+	d = kmag_trace_damage(l.t);
+	CHECK_EQ(d->places, 1);
+	CHECK_EQ(d->list[0].column, 2);
+	CHECK(strstr(d->list[0].why, "NUL"));
 	unload(&l);
 
-	load(&l, "empty.txt", "");
-	CHECK(!l.t);
-	CHECK(strstr(l.err.msg, "empty"));
+	/* a header, then lines of binary data: no text, refused as a whole */
+	n = (size_t)snprintf(junk, sizeof(junk), "# tracer: function\n");
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(junk + n, sizeof(junk) - n, "\x89PNG\x1a%02zu\n", i);
+	load(&l, "binary.txt", junk);
+	CHECK(l.t);
+	CHECK(l.ret < 0);
+	CHECK(strstr(l.err.msg, "is this a binary file?"));
+	unload(&l);
 }
 
 const struct test_case text_tests[] = {

@@ -46,13 +46,6 @@ struct kmag_report {
 	void *probe_hits_ctx;
 };
 
-/*
- * Writes @v with thousands separators ("1,234,567") into @buf (@len bytes,
- * always NUL-terminated); returns @buf. The one digit grouping of kmag's
- * tables, pictures, pages and messages.
- */
-char *kmag_fmt_count(char *buf, size_t len, uint64_t v);
-
 /* Renders @r as a human-readable table. Returns 0 or -errno (write error). */
 int kmag_report_text(FILE *out, const struct kmag_report *r);
 /* Renders @r as one JSON object. */

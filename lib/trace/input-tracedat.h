@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * input-tracedat.h - the built-in trace.dat reader's state, shared by its
+ * two halves: tracedat-stream.c reads one CPU's data (blocks or zstd
+ * chunks, pages, records; what it cannot read it skips and says), and
+ * input-tracedat.c opens the file and merges the CPUs. Internal.
+ */
+#ifndef KMAG_INPUT_TRACEDAT_H
+#define KMAG_INPUT_TRACEDAT_H
+
+#include "damage.h"
+#include "decode.h"
+#include "pagewalk.h"
+#include "trace-internal.h"
+#include "tracedat.h"
+
+/* One CPU's data, read as a stream of events. */
+struct cpu_stream {
+	int cpu;
+	bool compressed;
+	uint64_t pos, end;	/* file range still to read (compressed: to the end of its chunks) */
+	uint32_t chunks_left;	/* compressed: chunks the CPU's count still promises */
+	bool count_short;	/* compressed: chunks were found past the count */
+	uint64_t zin, zout;	/* compressed: bytes decompressed, and what they gave */
+
+	uint8_t *buf;		/* pages ready to walk */
+	size_t buf_len, buf_off, buf_cap;
+	uint8_t *cbuf;		/* compressed chunk scratch */
+	size_t cbuf_cap;
+
+	struct kmag_page_walk walk;	/* the page being walked */
+	uint64_t page_file_off;	/* where the page (compressed: its chunk) came from */
+	size_t page_pos;	/* where the page starts in buf */
+	uint32_t cut;		/* the page's commit when the walk goes past it (0: it does not) */
+	bool stored;		/* the page stores a lost-events count after its data */
+	bool page_done;		/* the rest of the page was skipped */
+	bool run;		/* records skipped one by one, the last ending at run_end */
+	uint32_t run_end;
+	size_t run_place;	/* their place (kmag__damage_grow()) */
+
+	/* what was read, for the damage messages and estimates */
+	uint64_t walked;	/* record bytes of the pages done */
+	uint64_t skip_basis;	/* record bytes of the stretches skipped */
+	uint64_t skip_said;	/* their events as first estimated (kmag__damage_settle()) */
+	struct kmag__tcheck tc;	/* its prev: the raw time of the last good event (0: none yet) */
+	bool gap;		/* damaged data was skipped: a LOST marker is due */
+
+	struct kmag_event ev;	/* current event, valid when have */
+	bool have;
+};
+
+struct tracedat_input {
+	struct tracedat td;
+	struct tep_handle *tep;
+	struct kmag_decoder dec;
+	struct kmag_page_geom geom;	/* page size, header, byte order */
+	struct kmag__span span;	/* for the checks of exits' times */
+	struct cpu_stream *streams;
+	int nr_streams;
+	struct kmag_trace *t;	/* during read */
+	struct kmag_err *err;
+};
+
+/*
+ * tracedat-stream.c, what kmag__stream_next() leaves the fast path for.
+ * The walk of the page ended (@walk 0) or refused a record (@walk < 0,
+ * @why): the next page, what can be read of a damaged one. Returns 1 (an
+ * event, a LOST marker, in s->ev), 2 (walk on), 0 (the CPU's data ended),
+ * or -errno.
+ */
+int kmag__stream_turn(struct tracedat_input *in, struct cpu_stream *s, int walk, const char *why);
+/* kmag__decode() refused the record just walked (@decoded): as above. */
+int kmag__stream_bad_record(struct tracedat_input *in, struct cpu_stream *s, int decoded);
+/* The times of the event just decoded, raw @ts, when the fast checks refused them. 0 or -errno. */
+int kmag__stream_times(struct tracedat_input *in, struct cpu_stream *s, const uint8_t *payload,
+		       uint64_t ts);
+
+/*
+ * Advances @s to its next event: 1 (the event in s->ev), 0 at the end of
+ * the CPU's data, or -errno with in->err set (strict reading stops at
+ * damage so). Inline: it runs for every record, and a call per record
+ * costs more than the walk (lib/trace/tracedat-stream.c has the rest).
+ */
+static inline int kmag__stream_next(struct tracedat_input *in, struct cpu_stream *s)
+{
+	for (;;) {
+		const uint64_t slack = KMAG__CLOCK_SLACK_NS;
+		const uint8_t *payload;
+		const char *why = NULL;
+		uint64_t ts;
+		uint32_t plen;
+		int ret = kmag__page_next(&in->geom, &s->walk, &payload, &plen, &why);
+
+		if (__builtin_expect(ret <= 0, 0)) {
+			ret = kmag__stream_turn(in, s, ret, why);
+			if (ret == 2)
+				continue;
+			return ret;
+		}
+		if (__builtin_expect((ret = kmag__decode(&in->dec, payload, plen, &s->ev)) != 0, 0)) {
+			ret = kmag__stream_bad_record(in, s, ret);
+			if (ret == 2)
+				continue;
+			return ret;
+		}
+		s->ev.cpu = s->cpu;
+		ts = s->walk.ts;
+		/*
+		 * The times that can be (damage.h), in few instructions: in the
+		 * CPU's bounds; an exit's duration back from it begins after the
+		 * trace did, its rettime within the slack of it where the clocks
+		 * count alike. Anything else: the full checks.
+		 */
+		if (__builtin_expect(ts < s->tc.prev || ts > s->tc.bound, 0))
+			goto slow;
+		if (s->ev.type == KMAG_EV_GRAPH_EXIT) {
+			uint64_t d = s->ev.duration, rt = s->ev.calltime + d;
+
+			if (__builtin_expect(!d || s->ev.calltime == KMAG_TS_NONE ||
+					     d == KMAG_DURATION_NONE || d > ts - in->span.begin ||
+					     (in->span.rettime_clock && rt - ts + slack > 2 * slack), 0))
+				goto slow;
+		} else if (__builtin_expect(s->ev.type == KMAG_EV_GRAPH_ENTRY && !in->span.seen_entry, 0)) {
+			goto slow;
+		}
+		s->tc.prev = ts;
+		s->tc.run = 0;
+		s->ev.ts = ts + (uint64_t)in->td.ts_offset;
+		return 1;
+slow:
+		if ((ret = kmag__stream_times(in, s, payload, ts)))
+			return ret;
+		return 1;
+	}
+}
+/* After reading: the skipped stretches' events estimated again from all that was read. */
+void kmag__streams_settle(struct tracedat_input *in);
+
+#endif /* KMAG_INPUT_TRACEDAT_H */
