@@ -182,6 +182,7 @@ def main():
         with open(os.path.join(root, 'text', name), 'wb') as fp:
             fp.write(bytes([sel]) + b'\n'.join(lines) + b'\n')
     render_seeds(root)
+    salvage_seeds(root)
     with open(os.path.join(root, 'symmap', 'seed.map'), 'w') as fp:
         fp.write('tcp_sendmsg|net/ipv4/tcp.c\nschedule|kernel/sched/core.c\n'
                  'vfs_read|/build/linux/fs/read_write.c\n')
@@ -191,6 +192,48 @@ def main():
                  'helper\tfs/a.c\t10\tffffffff81001000\t64\t-\n'
                  'helper\tmm/b.c\t20\tffffffff81002000\t64\t-\n'
                  'ext4_read\tfs/ext4/file.c\t99\t1000\t32\text4\n')
+
+
+def salvage_seeds(root):
+    """Damaged seeds (issue 23), so the fuzzers start inside the salvage paths:
+    one flipped bit each in fg-2cpu's CPU 0 pages (a record header, an exit's
+    rettime, a page's time, a commit cut short), a v7 file whose first zstd
+    chunk does not decompress, and text with a line that is not UTF-8."""
+    with open(os.path.join(root, 'pages', 'fg-2cpu-cpu0.bin'), 'rb') as fp:
+        pages = fp.read()
+
+    def flipped(name, off, bit):
+        b = bytearray(pages)
+        b[off] ^= 1 << bit
+        with open(os.path.join(root, 'pages', 'salvage-' + name + '.bin'), 'wb') as fp:
+            fp.write(b)
+
+    first = 16                                          # the first record header
+    exit_rec = next(i for i in range(16, 4096, 4)       # the first funcgraph_exit (id 10)
+                    if pages[i] & 31 == 10 and struct.unpack_from('<H', pages, i + 4)[0] == 10)
+    flipped('record-header', first, 1)                  # type_len 5 -> 7
+    flipped('rettime', exit_rec + 4 + 32 + 6, 0)        # bit 48: a call of 281,474 s
+    flipped('page-time', 4096 + 5, 0)                   # bit 40 of page 2's time
+    flipped('commit-short', 8 + 1, 3)                   # a commit bit cleared or set
+    v7 = bytearray(open(os.path.join(root, 'tracedat', 'fg-2cpu-v7.dat'), 'rb').read())
+    i = 10 + 2 + 1 + 1 + 4
+    i = v7.index(0, i) + 1
+    i = v7.index(0, i) + 1
+    i += 8
+    while i + 16 <= len(v7):
+        sid, _flags, _, size = struct.unpack_from('<HHIQ', v7, i)
+        if sid == 3:
+            j = (i + 16 + 4095) // 4096 * 4096          # the first CPU's chunk count
+            v7[j + 12] ^= 0xff                          # the zstd frame's magic
+            break
+        i += 16 + size
+    with open(os.path.join(root, 'tracedat', 'salvage-chunk-v7.dat'), 'wb') as fp:
+        fp.write(v7)
+    with open('tests/fixtures/traces/fn-text.txt', 'rb') as fp:
+        lines = fp.read().split(b'\n')[:60]
+    lines[20] = lines[20][:30] + b'\xff' + lines[20][31:]
+    with open(os.path.join(root, 'text', 'salvage-not-utf8.txt'), 'wb') as fp:
+        fp.write(b'\0' + b'\n'.join(lines) + b'\n')
 
 
 # function names that are hostile to some output format (HTML, XML, JSON, CSV,
