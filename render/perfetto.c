@@ -132,6 +132,7 @@ struct kmag_perfetto {
 	bool started;			/* the first packet is written */
 	uint64_t origin;		/* first timestamp seen */
 	uint64_t last_ts;
+	struct track lost_track;	/* the LOST markers' track (its last_ts only) */
 	struct kmag_err err;
 	bool failed;
 };
@@ -672,7 +673,8 @@ static int instant(struct kmag_perfetto *p, const struct kmag_event *ev)
 			snprintf(name, sizeof(name), "events lost on CPU%d", ev->cpu);
 		else
 			snprintf(name, sizeof(name), "%" PRIu64 " events lost on CPU%d", ev->lost, ev->cpu);
-		packet_begin(p, ev->ts);
+		/* (readers that keep a time running backwards pass it on) */
+		packet_begin(p, track_ts(&p->lost_track, ev->ts));
 		pb_begin(&p->pkt, PKT_TRACK_EVENT);
 		pb_uint(&p->pkt, TE_TYPE, TYPE_INSTANT);
 		pb_uint(&p->pkt, TE_TRACK_UUID, LOST_TRACK_UUID);

@@ -143,6 +143,24 @@ static int skip_record(struct tracedat_input *in, struct cpu_stream *s, const ch
 	return ret;
 }
 
+/*
+ * The time of a LOST marker at the page being read: the page's time, held
+ * to the CPU's bounds as its events' times are (a damaged page time must
+ * not put the marker out of the CPU's time order: consumers get events in
+ * time order), and the CPU's time from there on.
+ */
+static uint64_t marker_ts(const struct tracedat_input *in, struct cpu_stream *s)
+{
+	uint64_t ts = s->walk.ts;
+
+	if (ts > s->tc.bound)
+		ts = s->tc.bound;
+	if (ts < s->tc.prev)
+		ts = s->tc.prev;
+	s->tc.prev = ts;
+	return ts + (uint64_t)in->td.ts_offset;
+}
+
 /* The LOST marker of a skipped stretch (KMAG_EV_LOST with .damage) into s->ev. */
 static void gap_marker(struct tracedat_input *in, struct cpu_stream *s)
 {
@@ -153,7 +171,7 @@ static void gap_marker(struct tracedat_input *in, struct cpu_stream *s)
 	ev->cpu = s->cpu;
 	ev->pid = -1;
 	ev->depth = -1;
-	ev->ts = (s->tc.prev ? s->tc.prev : s->walk.ts) + (uint64_t)in->td.ts_offset;
+	ev->ts = s->tc.prev ? s->tc.prev + (uint64_t)in->td.ts_offset : marker_ts(in, s);
 	ev->func = ev->parent = KMAG_FUNC_NONE;
 	ev->lost = KMAG_LOST_UNKNOWN;
 	ev->damage = true;
@@ -408,7 +426,7 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 			ev->cpu = s->cpu;
 			ev->pid = -1;
 			ev->depth = -1;
-			ev->ts = s->walk.ts + (uint64_t)in->td.ts_offset;
+			ev->ts = marker_ts(in, s);
 			ev->func = ev->parent = KMAG_FUNC_NONE;
 			ev->lost = info.lost_known ? info.lost : KMAG_LOST_UNKNOWN;
 			return 2;

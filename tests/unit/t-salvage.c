@@ -552,6 +552,38 @@ static void time_past_recording(void)
 }
 
 /*
+ * A page that says events were lost before it (its LOST marker at the
+ * page's time) with its time damaged: the marker is held to the CPU's
+ * bounds as the page's records are, so the events stay in time order (the
+ * Perfetto export's LOST track went back in time, fuzz-render-tracedat).
+ */
+static void lost_marker_time(void)
+{
+	struct pb c0[3];
+	struct got g;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		pb_start(&c0[i], T0 + 1000 * (uint64_t)i + (i == 1 ? 1ull << 40 : 0));
+		pb_function(&c0[i], 1, 0, 42, VFS_READ, KSYS_READ);
+		pb_finish(&c0[i], i == 1 ? RB_MISSING_EVENTS | RB_MISSING_STORED : 0, 5);
+	}
+	read_damaged(make_trace_opts(&layout_61, "lostts.dat", c0, 3, NULL, 0, NULL),
+		     KMAG_READER_BUILTIN, false, &g);
+	if (g.ret)
+		test_fail(__FILE__, __LINE__, "read: %s", g.err.msg);
+	CHECK_EQ(g.s.n, 4);
+	CHECK_EQ(g.s.ev[1].type, KMAG_EV_LOST);
+	CHECK_EQ(g.s.ev[1].lost, 5);
+	CHECK_EQ(g.s.ev[1].ts, T0 + 2000);
+	CHECK_EQ(g.s.ev[2].ts, T0 + 2000);
+	for (i = 1; i < g.s.n; i++)
+		CHECK(g.s.ev[i].ts >= g.s.ev[i - 1].ts);
+	CHECK_EQ(g.sum.bad_times, 1);
+	seen_free(&g.s);
+}
+
+/*
  * funcgraph_exit's calltime and rettime (trace_clock_local(), as the
  * "global" clock counts): a rettime 2^48 ns away from the exit's time, or
  * a rettime seconds before the calltime, cannot be: the duration is left
@@ -727,6 +759,7 @@ const struct test_case salvage_tests[] = {
 	{ "time_past_next_page", time_past_next_page },
 	{ "time_backwards", time_backwards },
 	{ "time_past_recording", time_past_recording },
+	{ "lost_marker_time", lost_marker_time },
 	{ "exit_times", exit_times },
 	{ "exit_before_trace", exit_before_trace },
 	{ "libtracecmd_keeps_backwards", libtracecmd_keeps_backwards },
