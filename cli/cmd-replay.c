@@ -57,7 +57,8 @@ static const struct cli_option replay_options[] = {
 	CLI_FORMAT("text|json", format, "text,json",
 		   "json: one object per call, when it returns (JSON\n"
 		   "Lines: id, parent, function, task, pid, cpu, depth,\n"
-		   "start_ns, duration_ns, self_ns, flags, retval)"),
+		   "start_ns, start_from, duration_ns, self_ns, flags,\n"
+		   "retval)"),
 	CLI_STRING('o', "output", "PATH", output, "write to PATH (default: standard output)"),
 	CLI_COLOR_OPTION(color),
 	CLI_INPUT_OPTIONS(so),

@@ -30,6 +30,19 @@ struct cdata {
 
 enum match { M_UNKNOWN, M_YES, M_NO };
 
+/*
+ * The last call a CPU's task entered whose line waits for the task's next
+ * event (a call, or the leaf it turns out to be). Its pointers are the
+ * replay's, valid until that task's next hook, which clears or replaces it.
+ */
+struct pending_open {
+	uint64_t id;			/* 0: none */
+	uint64_t task;			/* kmag_task_key() */
+	const struct kmag_call *call;
+	struct cdata *d;
+	const struct kmag_call *parent;
+};
+
 struct kmag_calltree {
 	struct kmag_trace *trace;
 	struct kmag_symtab *st;
@@ -48,6 +61,9 @@ struct kmag_calltree {
 	char stopped_in[512];		/* --limit: the printed calls open when it stopped */
 	struct kmag_err err;
 	bool failed;
+	uint64_t last_ts;		/* of the latest event: calls still open end there */
+	struct pending_open *pend;	/* per CPU (text without --min-duration/--errors) */
+	size_t cap_pend;
 };
 
 

@@ -194,9 +194,12 @@ static void put_columns(struct kmag_calltree *c, uint64_t ts, int32_t cpu, int32
 	if (ts == KMAG_TS_NONE) {
 		spaces(c, 12);
 	} else {
-		put_u64(c, ts / 1000000000u, 5);
+		/* to the nearest microsecond, as the kernel (ns2usecs()) and trace-cmd print it */
+		uint64_t us = ts / 1000 + (ts % 1000 >= 500);
+
+		put_u64(c, us / 1000000u, 5);
 		putch(c, '.');
-		put_frac(c, ts / 1000 % 1000000, 6);
+		put_frac(c, us % 1000000, 6);
 	}
 	put(c, " | ", 3);
 	if (cpu >= 0)
@@ -346,6 +349,20 @@ static void put_indent(struct kmag_calltree *c, const struct kmag_call *call,
 }
 
 
+/*
+ * The time of a line, as trace-cmd and the kernel's text print it: an
+ * opening or leaf line the call's entry (an entry-window call: the first
+ * event of the interrupt inside it), a closing line its exit. A call whose
+ * entry the trace lacks has only an estimated start (JSON gives it): none.
+ */
+static uint64_t line_time(enum line_kind k, const struct kmag_call *call)
+{
+	if (k == L_CLOSE)
+		return call->exit_ns;
+	return call->start_src == KMAG_START_ENTRY || call->start_src == KMAG_START_IRQ ?
+		       call->start_ns : KMAG_TS_NONE;
+}
+
 int kmag__ct_text_line(struct kmag_calltree *c, enum line_kind k, const struct kmag_call *call,
 		     const struct cdata *d, const struct kmag_call *parent)
 {
@@ -354,7 +371,7 @@ int kmag__ct_text_line(struct kmag_calltree *c, enum line_kind k, const struct k
 
 	if (ret)
 		return ret;
-	put_columns(c, k == L_CLOSE ? call->end_ns : call->start_ns, call->cpu, call->pid);
+	put_columns(c, line_time(k, call), call->cpu, call->pid);
 	put_duration(c, k == L_OPEN ? KMAG_DURATION_NONE : call->duration);
 	put_indent(c, call, d);
 	if (k == L_CLOSE && (call->flags & KMAG_CALL_NO_EXIT)) {
@@ -482,6 +499,11 @@ int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call)
 	put(c, ",\"depth\":", 9);
 	put_i64(c, call->depth);
 	put_json_u64(c, ",\"start_ns\":", call->start_ns, KMAG_TS_NONE);
+	put(c, ",\"start_from\":", 14);
+	if (call->start_ns == KMAG_TS_NONE || !kmag_call_start_name(call->start_src))
+		put(c, "null", 4);
+	else
+		put_json_str(c, kmag_call_start_name(call->start_src));
 	put_json_u64(c, ",\"duration_ns\":", call->duration, KMAG_DURATION_NONE);
 	put_json_u64(c, ",\"self_ns\":",
 		     call->duration == KMAG_DURATION_NONE ? KMAG_DURATION_NONE : kmag_call_self(call),

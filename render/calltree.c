@@ -130,13 +130,61 @@ static int emit_callers(struct kmag_calltree *c)
 	return 0;
 }
 
+/*
+ * The slot of @call's CPU for a pending open line; NULL when the CPU is
+ * unknown or out of memory (the line is then printed as before: a leaf).
+ */
+static struct pending_open *pend_slot(struct kmag_calltree *c, const struct kmag_call *call)
+{
+	size_t cpu = (size_t)call->cpu, cap;
+	struct pending_open *v;
+
+	if (call->cpu < 0 || c->o.format != KMAG_CALLTREE_TEXT || c->qualify)
+		return NULL;
+	if (cpu < c->cap_pend)
+		return &c->pend[cpu];
+	cap = cpu < 8 ? 8 : 2 * cpu;
+	v = realloc(c->pend, cap * sizeof(*v));
+	if (!v)
+		return NULL;
+	memset(v + c->cap_pend, 0, (cap - c->cap_pend) * sizeof(*v));
+	c->pend = v;
+	c->cap_pend = cap;
+	return &c->pend[cpu];
+}
+
+/*
+ * Before a line of @call: a call of another task pending on its CPU was
+ * switched out before its next event, so it is no leaf in time order: its
+ * open line comes now, at its entry's time (trace-cmd prints it so too), and
+ * the CPU's time column never runs backwards.
+ */
+static int flush_pending(struct kmag_calltree *c, const struct kmag_call *call,
+			 struct pending_open *p)
+{
+	struct pending_open o = *p;
+
+	if (!o.id || o.task == kmag_task_key(call->pid, call->cpu))
+		return 0;
+	p->id = 0;
+	return emit_open(c, o.call, o.d, o.parent);
+}
+
 static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag_calltree *c = ctx;
 	struct cdata *d = data, *pd = parent_data;
+	struct pending_open *p = pend_slot(c, call);
+	int ret;
 
 	c->stats.calls++;
+	if (p && (ret = flush_pending(c, call, p)))
+		return ret;
+	/* its caller's line is no longer pending: it opens below, or stays hidden */
+	if (parent && parent->cpu >= 0 && (size_t)parent->cpu < c->cap_pend &&
+	    c->pend[parent->cpu].id == parent->id)
+		c->pend[parent->cpu].id = 0;
 	d->root_depth = -1;
 	if (!c->o.function)
 		d->root_depth = 0;
@@ -154,8 +202,13 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		/* open now: ..., the caller's caller, the caller, this call */
 		size_t n = kmag_replay_nr_open(c->replay);
 
-		return emit_open(c, parent, pd, n > 2 ? kmag_replay_open(c->replay, n - 3) : NULL);
+		ret = emit_open(c, parent, pd, n > 2 ? kmag_replay_open(c->replay, n - 3) : NULL);
+		if (ret)
+			return ret;
 	}
+	if (d->shown && p)
+		*p = (struct pending_open){ call->id, kmag_task_key(call->pid, call->cpu), call, d,
+					    parent };
 	return 0;
 }
 
@@ -172,8 +225,15 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 {
 	struct kmag_calltree *c = ctx;
 	struct cdata *d = data, *pd = parent_data;
+	struct pending_open *p = pend_slot(c, call);
 	int ret;
 
+	if (p) {
+		if ((ret = flush_pending(c, call, p)))
+			return ret;
+		if (p->id == call->id)
+			p->id = 0;
+	}
 	if (call->duration != KMAG_DURATION_NONE && !(call->flags & KMAG_CALL_NO_EXIT) &&
 	    (c->stats.longest_ns == KMAG_DURATION_NONE || call->duration > c->stats.longest_ns)) {
 		c->stats.longest_ns = call->duration;
@@ -227,6 +287,8 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 
 	if (c->failed)
 		return -c->err.code;
+	if (ev->ts != KMAG_TS_NONE && (ev->ts > c->last_ts || c->last_ts == KMAG_TS_NONE))
+		c->last_ts = ev->ts;
 	switch (ev->type) {
 	case KMAG_EV_FUNC:
 		if (c->o.errors || c->o.min_duration_ns || c->o.max_depth)
@@ -280,6 +342,7 @@ struct kmag_calltree *kmag_calltree_new(struct kmag_trace *t, FILE *out,
 	c->out = out;
 	c->o = *o;
 	c->qualify = o->min_duration_ns || o->errors;
+	c->last_ts = KMAG_TS_NONE;
 	c->comm_pid = INT32_MIN;
 	c->stats.next_ns = KMAG_TS_NONE;
 	c->stats.stopped_in = "";
@@ -293,7 +356,8 @@ int kmag_calltree_finish(struct kmag_calltree *c, struct kmag_err *err)
 	int ret = c->failed ? -c->err.code : 0;
 
 	if (!ret && !c->stats.limited) {
-		ret = kmag_replay_finish(c->replay, KMAG_TS_NONE);
+		/* a call open at the end of the trace was last seen there (its line is last) */
+		ret = kmag_replay_finish(c->replay, c->last_ts);
 		if (ret == KMAG_CALLTREE_STOP)
 			ret = 0;
 		if (ret < 0 && !c->failed)
@@ -343,6 +407,7 @@ void kmag_calltree_free(struct kmag_calltree *c)
 	if (!c)
 		return;
 	kmag_replay_free(c->replay);
+	free(c->pend);
 	free(c->match);
 	free(c->buf);
 	free(c);

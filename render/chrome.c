@@ -383,26 +383,30 @@ static int ensure_track(struct kmag_chrome *c, int32_t pid, int32_t tid)
 	return name_track(c, pid, tid);
 }
 
-/* A call left: one complete ("X") slice, with the replay's start and duration. */
+/*
+ * A call left: one complete ("X") slice, the call's slice on the replay's
+ * timeline (kmag_replay_slice(): nested, the kernel's duration where the
+ * clocks agree).
+ */
 static int on_call(void *ctx, const struct kmag_call *call, void *data,
 		   const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag_chrome *c = ctx;
 	int32_t pid, tid;
 	const char *name = kmag_symtab_name(c->st, call->func);
-	/* a call begun before the trace is cut at its start (it is marked incomplete) */
-	uint64_t start = call->start_ns != KMAG_TS_NONE && call->start_ns > c->origin ?
-				 call->start_ns : c->origin;
-	uint64_t end = call->end_ns != KMAG_TS_NONE ? call->end_ns :
-		       call->duration != KMAG_DURATION_NONE ? start + call->duration : start;
+	uint64_t start, end;
 	int ret;
 
 	(void)data, (void)parent, (void)parent_data;
+	kmag_replay_slice(call, &start, &end);
+	/* a call begun before the trace is cut at its start (it is marked incomplete) */
+	if (start == KMAG_TS_NONE || start < c->origin)
+		start = c->origin;
+	if (end == KMAG_TS_NONE || end < start)
+		end = start;
 	/* a call whose entry and exit are both missing still holds the calls it made */
 	if (call->func == KMAG_FUNC_NONE)
 		name = "[unknown]";
-	if (end < start)
-		end = start;
 	track_ids(call->pid, call->cpu, &pid, &tid);
 	ret = maybe_split(c);
 	if (!ret)

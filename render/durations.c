@@ -126,9 +126,12 @@ int kmag_slowest_text(FILE *out, const struct kmag_slowest *s, const struct kmag
 		fprintf(out, "  (pid %d%s", (int)c->pid, comm ? " " : "");
 		render_fput_text(out, comm);
 		fprintf(out, ", CPU %d", (int)c->cpu);
-		if (c->entry_ts != KMAG_TS_NONE)
-			fprintf(out, ", at %" PRIu64 ".%06" PRIu64 " s", c->entry_ts / 1000000000,
-				c->entry_ts % 1000000000 / 1000);
+		if (c->entry_ts != KMAG_TS_NONE) {
+			/* as replay prints it (and --time reads it back): the nearest microsecond */
+			uint64_t us = c->entry_ts / 1000 + (c->entry_ts % 1000 >= 500);
+
+			fprintf(out, ", at %" PRIu64 ".%06" PRIu64 " s", us / 1000000, us % 1000000);
+		}
 		fputs(")\n       ", out);
 		if (c->chain_partial)
 			fputs("... > ", out);
@@ -204,9 +207,10 @@ int kmag_slowest_json(FILE *out, const struct kmag_slowest *s, const struct kmag
 			fputs("null", out);
 		fprintf(out, ",\"cpu\":%d,\"entry_ns\":", (int)c->cpu);
 		if (c->entry_ts != KMAG_TS_NONE)
-			fprintf(out, "%" PRIu64, c->entry_ts);
+			fprintf(out, "%" PRIu64 ",\"start_from\":\"%s\"", c->entry_ts,
+				kmag_call_start_name(c->call.start_src));
 		else
-			fputs("null", out);
+			fputs("null,\"start_from\":null", out);
 		fprintf(out, ",\"chain_partial\":%s,\"chain\":[", c->chain_partial ? "true" : "false");
 		for (k = 0; k < c->nr_chain; k++) {
 			if (k)

@@ -26,11 +26,15 @@ enum kmag_event_type {
 	KMAG_EV_OTHER,		/* any other event (tracepoint, kprobe, ...) */
 };
 
-/* Execution context, from the record's common_flags (or the text flags column). */
+/*
+ * Execution context, from the record's common_flags (or the flags column of
+ * the kernel's latency-format text, "d.h1."; trace-cmd report -l).
+ */
 enum kmag_ctx_flags {
-	KMAG_CTX_HARDIRQ = 1u << 0,
-	KMAG_CTX_SOFTIRQ = 1u << 1,
-	KMAG_CTX_NMI = 1u << 2,
+	KMAG_CTX_HARDIRQ = 1u << 0,	/* serving a hardware interrupt */
+	KMAG_CTX_SOFTIRQ = 1u << 1,	/* serving a softirq */
+	KMAG_CTX_NMI = 1u << 2,		/* serving a non-maskable interrupt */
+	KMAG_CTX_IRQS_OFF = 1u << 3,	/* interrupts were disabled ("d") */
 	KMAG_CTX_KNOWN = 1u << 7,	/* the input carried context flags at all */
 };
 
@@ -72,7 +76,14 @@ struct kmag_event {
 
 	/* GRAPH_EXIT only */
 	uint64_t duration;	/* rettime - calltime in ns, or KMAG_DURATION_NONE */
-	uint64_t calltime;	/* entry timestamp (ns) if known, else KMAG_TS_NONE */
+	/*
+	 * The kernel's calltime (trace.dat), else the timestamp less the
+	 * duration (text), else KMAG_TS_NONE. The kernel stamps calltime and
+	 * rettime with trace_clock_local(), not with the trace clock of @ts:
+	 * the two can differ by milliseconds, so the replay takes a call's
+	 * start from its entry's @ts and only its duration from these.
+	 */
+	uint64_t calltime;
 	int64_t retval;		/* valid when has_retval */
 	bool has_retval;
 

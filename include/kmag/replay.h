@@ -23,17 +23,53 @@
  *     d - 1, or a placeholder opened there as for an entry;
  *   - lost events on a CPU mark every call open on a task last seen there
  *     (LOST); the end of the trace ends every open call (NO_EXIT);
- *   - a call's duration is the kernel's (rettime - calltime) when the exit
- *     carries it, else the difference of the entry and exit timestamps;
- *     calls ended without their exit have no duration. Its start and end
- *     are the kernel's calltime and calltime + duration when the exit
- *     carries them (so calls nest as the kernel measured them and a
- *     timeline adds up to the same durations as the tables), else the entry
- *     and exit timestamps. Self time is the duration less the durations of
- *     the calls it made.
+ *   - an interrupt that came while the kernel was between a call's depth
+ *     and its record is nested into that call, as it ran (fgraph.c keeps
+ *     the depth in current->curr_ret_depth apart from the records; verified
+ *     in Linux 6.1 and 6.19):
+ *       . return window (Linux 6.1: ftrace_pop_return_trace() decrements
+ *         the depth before the exit is written and rettime stamped; 6.19
+ *         decrements it after): the interrupt's calls come at the depth of
+ *         the call still open there. An entry at the depth of the open call, in a
+ *         context more interrupted than the task's last event (a hardirq,
+ *         softirq or NMI bit it did not have, or the same bits with
+ *         interrupts now off), is such an interrupt: its calls are nested
+ *         one level deeper, into the open call, until the task's events
+ *         return to that depth in a context no more interrupted (the call's
+ *         exit). The call is one call; its duration (the kernel's) covers
+ *         the interrupt.
+ *       . entry window (6.1 and 6.19: function_graph_enter() counts the
+ *         depth before the entry is written; in 6.19 also an interrupt just
+ *         after an exit is written, before the depth is uncounted): the
+ *         interrupt's calls come one level too deep, below a level whose
+ *         entry comes after them. An
+ *         entry two levels below the top of the stack, in a more interrupted
+ *         context, is held back (up to 8192 events of that task) until the
+ *         task returns to the missing level: if that is an entry there, the
+ *         call opens first and the interrupt is replayed inside it (its
+ *         calltime was stamped before the interrupt in 15 of the 18 such
+ *         windows of the fixtures, so its duration covers it); otherwise
+ *         the held events are replayed as they came (a placeholder).
+ *     Neither is done across lost events (a call open when events were lost
+ *     on its CPU, a hold when they are lost there) or without context flags
+ *     (text without the latency-format flags column): then the depths are
+ *     taken as they are, as below;
+ *   - times are on the trace clock (the ring buffer's timestamps, which
+ *     trace-cmd, the kernel's trace file and --time use). A call starts at
+ *     its entry's timestamp (an entry-window call: at the interrupt's first
+ *     event); its duration is the kernel's (rettime - calltime, its own
+ *     clock), else the difference of its entry and exit timestamps; it ends
+ *     at start + duration. Without its entry, it starts at its exit's
+ *     timestamp less its duration (or, earlier, at its first call's start)
+ *     and ends at its exit (start_src says which); calls ended without
+ *     their exit have no duration and end when found gone. Self time is
+ *     the duration less the durations of the calls it made. The two clocks
+ *     disagree (a VM's by milliseconds), so a call's start + duration can
+ *     pass its caller's end: a timeline takes its slices from
+ *     kmag_replay_slice(), the one place where calls are nested for display.
  *
- * Memory grows with the number of tasks and their stack depth, never with
- * the trace length.
+ * Memory grows with the number of tasks and their stack depth (and the
+ * events held in an entry window, bounded), never with the trace length.
  */
 #ifndef KMAG_REPLAY_H
 #define KMAG_REPLAY_H
@@ -65,17 +101,35 @@ enum kmag_call_flags {
 /* A call the trace does not show whole. */
 #define KMAG_CALL_INCOMPLETE (KMAG_CALL_NO_ENTRY | KMAG_CALL_NO_EXIT | KMAG_CALL_LOST)
 
+/* Where a call's start_ns came from. */
+enum kmag_call_start {
+	KMAG_START_ENTRY = 0,	/* its entry's timestamp */
+	KMAG_START_IRQ,		/* the first event of an interrupt in its entry window */
+	KMAG_START_EXIT,	/* no entry: its exit's timestamp less its duration */
+	KMAG_START_CALLS,	/* no entry: when the first call it made began (its slice) */
+	KMAG_START_NONE,	/* unknown (start_ns is KMAG_TS_NONE) */
+};
+
+/* "entry", "interrupt", "exit", "calls" (as JSON writes them), NULL for KMAG_START_NONE. */
+static inline const char *kmag_call_start_name(uint8_t start_src)
+{
+	static const char *const names[] = { "entry", "interrupt", "exit", "calls" };
+
+	return start_src < KMAG_START_NONE ? names[start_src] : NULL;
+}
+
 struct kmag_call {
 	kmag_func_t func;	/* KMAG_FUNC_NONE: a placeholder no exit has named (yet) */
 	int32_t pid;		/* task id (0 = idle task of @cpu), -1 when the input has none */
 	int32_t cpu;		/* CPU of the entry (of the exit when the entry is missing) */
-	int32_t depth;		/* 0 = outermost traced call */
-	uint64_t start_ns;	/* the kernel's calltime, else the entry timestamp, else (no
-				   entry) end less duration kept inside its caller;
-				   KMAG_TS_NONE when unknown */
-	uint64_t end_ns;	/* start + duration, else the exit timestamp, else when the
-				   call was found gone (NO_EXIT); KMAG_TS_NONE while open or
-				   when the input has no time */
+	int32_t depth;		/* 0 = outermost traced call; the kernel's depth, one more
+				   for an interrupt nested into the call it came in after */
+	uint64_t start_ns;	/* trace clock, see start_src; KMAG_TS_NONE when unknown */
+	uint64_t end_ns;	/* start + duration; without an entry, or without a
+				   duration, exit_ns; KMAG_TS_NONE while open or unknown */
+	uint64_t exit_ns;	/* its exit's timestamp (where trace-cmd and the kernel's
+				   text print its closing line); NO_EXIT: when it was found
+				   gone; KMAG_TS_NONE while open or when the input has no time */
 	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT) */
 	uint64_t child_ns;	/* sum of the durations of the calls it made */
 	uint64_t id;		/* 1, 2, ... in the order calls were opened */
@@ -91,6 +145,7 @@ struct kmag_call {
 	uint8_t ctx;		/* enum kmag_ctx_flags of the entry (of the exit when missing) */
 	uint8_t flags;		/* enum kmag_call_flags */
 	uint8_t has_retval;
+	uint8_t start_src;	/* enum kmag_call_start */
 };
 
 /* Self time of a timed call: its duration less that of the calls it made. */
@@ -178,6 +233,20 @@ const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i);
 /* The data of the subscriber that subscribed with @ops on open call @i, or NULL. */
 void *kmag_replay_open_data(const struct kmag_replay *r, size_t i,
 			    const struct kmag_replay_ops *ops);
+
+/*
+ * During a leave hook, the slice of @call (the hook's own pointer) on a
+ * timeline: [start, end] moved later and widened just enough that slices
+ * nest, for views that draw calls as intervals (the Chrome and Perfetto
+ * exports). A call starts no earlier than its caller's slice and its
+ * previous sibling's (on its task: the previous outermost call's), and no
+ * later than the first call it made; it ends no earlier than its start and
+ * the calls it made. Moved later, a call seen whole keeps its length, one
+ * without its entry is cut (its duration may cover levels the trace lost),
+ * but a slice lasts at least 1 ns. Where the clocks agree the slice is
+ * [start_ns, end_ns]. Both KMAG_TS_NONE when the input has no time.
+ */
+void kmag_replay_slice(const struct kmag_call *call, uint64_t *start, uint64_t *end);
 
 #ifdef __cplusplus
 }

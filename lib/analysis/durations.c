@@ -35,7 +35,6 @@ struct kmag_mindur {
 };
 
 struct held {
-	uint64_t entry_ts;	/* of its entry event (the call's start moves when it leaves) */
 	bool passed;		/* its entry was handed on */
 };
 
@@ -118,7 +117,7 @@ static int pass_entry(struct kmag_mindur *m, const struct kmag_call *c, struct h
 {
 	struct kmag_event ev = {
 		.type = KMAG_EV_GRAPH_ENTRY, .ctx = c->ctx, .repeat = 1, .cpu = c->cpu,
-		.pid = c->pid, .depth = c->depth, .ts = h->entry_ts, .func = c->func,
+		.pid = c->pid, .depth = c->depth, .ts = c->start_ns, .func = c->func,
 		.parent = c->caller, .parent_ip = c->call_site, .parent_off = c->caller_off,
 		.nargs = c->nargs, .duration = KMAG_DURATION_NONE, .calltime = KMAG_TS_NONE,
 	};
@@ -138,7 +137,7 @@ static int mindur_leave(void *ctx, const struct kmag_call *call, void *data,
 	size_t i, n = kmag_replay_nr_open(m->replay);
 	struct kmag_event ev = {
 		.type = KMAG_EV_GRAPH_EXIT, .ctx = call->ctx, .repeat = 1, .cpu = call->cpu,
-		.pid = call->pid, .depth = call->depth, .ts = call->end_ns, .func = call->func,
+		.pid = call->pid, .depth = call->depth, .ts = call->exit_ns, .func = call->func,
 		.parent = KMAG_FUNC_NONE, .parent_off = KMAG_OFF_NONE, .duration = call->duration,
 		.calltime = KMAG_TS_NONE,
 		.retval = call->retval, .has_retval = call->has_retval,
@@ -177,19 +176,8 @@ static int mindur_event(void *ctx, const struct kmag_event *ev)
 	return m->next(ev, m->next_ctx);
 }
 
-static int mindur_enter(void *ctx, const struct kmag_call *call, void *data,
-			const struct kmag_call *parent, void *parent_data)
-{
-	struct held *h = data;
-
-	(void)ctx, (void)parent, (void)parent_data;
-	h->entry_ts = call->start_ns;
-	return 0;
-}
-
 static const struct kmag_replay_ops mindur_ops = {
 	.data_size = sizeof(struct held),
-	.enter = mindur_enter,
 	.leave = mindur_leave,
 	.event = mindur_event,
 };

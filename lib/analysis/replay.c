@@ -3,188 +3,17 @@
  * replay.c - the one function_graph replay (see include/kmag/replay.h for
  * the rules). Each task has one stack of frames; a frame is the public
  * struct kmag_call followed by every subscriber's data, so a subscriber
- * keeps its per-call state without a stack of its own.
+ * keeps its per-call state without a stack of its own. The hot path (an
+ * event in, its call's hooks out) is this one file, so that it inlines;
+ * replay-api.c has the replay's life cycle and what hooks may ask.
  */
 #define PR_DOMAIN "replay"
-#include "internal.h"
-#include "kmag/replay.h"
-#include "util/u64map.h"
+#include "replay-internal.h"
 
-#define MAX_SUBSCRIBERS 8
 #define MAX_PLACEHOLDER_DEPTH 512	/* deeper missing levels are not worth keeping */
 #define RECURSION_SCAN 64
 
-enum { FR_PLACEHOLDER = 1u << 0 };
-
-/*
- * Times on a timeline: a call ends at its exit's timestamp and starts its
- * duration earlier, kept inside the calls around it: no earlier than @lower
- * (its caller's start, its previous sibling's end), early enough and late
- * enough to hold the calls it made. The kernel's durations and the ring
- * buffer's timestamps come from different clock reads (and, across CPUs,
- * clocks), so they can disagree by the time it takes to write an event, and
- * a burst of events can carry one timestamp; these bounds keep a timeline
- * nested where they do, moving a call later rather than shortening it.
- */
-struct frame {
-	struct kmag_call call;
-	uint64_t active;	/* bloom set of the functions of this frame and all below */
-	uint64_t lower;		/* earliest start that keeps it inside its caller */
-	uint64_t first_child_start;	/* of the calls it made so far, UINT64_MAX = none */
-	uint64_t last_child_end;	/* of the calls it made so far, 0 = none */
-	uint32_t flags;
-	/* then each subscriber's data, at its offset */
-};
-
-struct task {
-	char *frames;		/* nr frames of r->stride bytes */
-	uint32_t nr, cap;
-	uint64_t root_last_end;	/* end of the last outermost call */
-	int32_t last_cpu;
-	uint64_t last_ts;
-};
-
-typedef int (*call_hook)(void *ctx, const struct kmag_call *call, void *data,
-			 const struct kmag_call *parent, void *parent_data);
-
-enum hook { HOOK_ENTER, HOOK_NAMED, HOOK_LEAVE, NR_HOOKS };
-
-/* One subscriber's hook of one kind, with where its data sits in a frame. */
-struct bound_hook {
-	call_hook fn;
-	void *ctx;
-	size_t offset;
-};
-
-struct subscriber {
-	const struct kmag_replay_ops *ops;
-	void *ctx;
-	size_t offset;		/* of its data in a frame */
-};
-
-struct kmag_replay {
-	struct subscriber subs[MAX_SUBSCRIBERS];
-	size_t nr_subs;
-	/* per kind, only the hooks that exist: the hot path calls no NULL check */
-	struct bound_hook hooks[NR_HOOKS][MAX_SUBSCRIBERS];
-	size_t nr_hooks[NR_HOOKS];
-	size_t stride;		/* bytes per frame */
-	struct task *tasks;
-	size_t nr_tasks, cap_tasks;
-	struct u64map task_index;	/* kmag_task_key() -> task */
-	uint64_t last_key;
-	struct task *cur;		/* the task being replayed */
-	uint64_t next_id;
-	bool started;
-	struct kmag_replay_stats st;
-};
-
-struct kmag_replay *kmag_replay_new(void)
-{
-	struct kmag_replay *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	u64map_init(&r->task_index);
-	r->stride = sizeof(struct frame);
-	r->last_key = UINT64_MAX;
-	return r;
-}
-
-void kmag_replay_free(struct kmag_replay *r)
-{
-	size_t i;
-
-	if (!r)
-		return;
-	for (i = 0; i < r->nr_tasks; i++) {
-		free(r->tasks[i].frames);
-	}
-	free(r->tasks);
-	u64map_release(&r->task_index);
-	free(r);
-}
-
-int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *ops, void *ctx)
-{
-	struct subscriber *s;
-
-	if (r->started)
-		return -EBUSY;
-	if (r->nr_subs == MAX_SUBSCRIBERS)
-		return -ENOMEM;
-	s = &r->subs[r->nr_subs++];
-	s->ops = ops;
-	s->ctx = ctx;
-	s->offset = r->stride;
-	{
-		call_hook fns[NR_HOOKS] = { ops->enter, ops->named, ops->leave };
-		int h;
-
-		for (h = 0; h < NR_HOOKS; h++)
-			if (fns[h])
-				r->hooks[h][r->nr_hooks[h]++] =
-					(struct bound_hook){ fns[h], ctx, r->stride };
-	}
-	r->stride += (ops->data_size + 7) & ~(size_t)7;
-	return 0;
-}
-
-const struct kmag_replay_stats *kmag_replay_stats(const struct kmag_replay *r)
-{
-	return &r->st;
-}
-
-static inline struct frame *frame_at(const struct kmag_replay *r, const struct task *t, size_t i)
-{
-	return (struct frame *)(t->frames + i * r->stride);
-}
-
-static inline struct frame *top(const struct kmag_replay *r, const struct task *t)
-{
-	return t->nr ? frame_at(r, t, t->nr - 1) : NULL;
-}
-
-size_t kmag_replay_nr_open(const struct kmag_replay *r)
-{
-	return r->cur ? r->cur->nr : 0;
-}
-
-const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i)
-{
-	return r->cur && i < r->cur->nr ? &frame_at(r, r->cur, i)->call : NULL;
-}
-
-void *kmag_replay_open_data(const struct kmag_replay *r, size_t i,
-			    const struct kmag_replay_ops *ops)
-{
-	size_t k;
-
-	if (!r->cur || i >= r->cur->nr)
-		return NULL;
-	for (k = 0; k < r->nr_subs; k++)
-		if (r->subs[k].ops == ops)
-			return (char *)frame_at(r, r->cur, i) + r->subs[k].offset;
-	return NULL;
-}
-
 /* ---- delivering to subscribers ---- */
-
-/* Calls @hook of every subscriber for @f, whose parent is @p (may be NULL). */
-static inline int deliver(struct kmag_replay *r, enum hook hook, struct frame *f, struct frame *p)
-{
-	const struct bound_hook *b = r->hooks[hook];
-	size_t i, n = r->nr_hooks[hook];
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = b[i].fn(b[i].ctx, &f->call, (char *)f + b[i].offset, p ? &p->call : NULL,
-			      p ? (char *)p + b[i].offset : NULL);
-		if (unlikely(ret))
-			return ret;
-	}
-	return 0;
-}
 
 static int deliver_event(struct kmag_replay *r, const struct kmag_event *ev)
 {
@@ -227,6 +56,13 @@ static struct task *task_of(struct kmag_replay *r, const struct kmag_event *ev)
 	return r->cur;
 }
 
+/* ---- the stack of calls ---- */
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /* Pushes a zeroed frame for a call at @depth of task @t; NULL on ENOMEM. */
 static struct frame *frame_push(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
 				int32_t depth)
@@ -249,15 +85,16 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f = frame_at(r, t, t->nr++);
 	f->call = (struct kmag_call){
 		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
-		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .duration = KMAG_DURATION_NONE,
+		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .exit_ns = KMAG_TS_NONE,
+		.duration = KMAG_DURATION_NONE,
 		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
-		.caller = KMAG_FUNC_NONE, .caller_off = KMAG_OFF_NONE,
+		.caller = KMAG_FUNC_NONE, .caller_off = KMAG_OFF_NONE, .start_src = KMAG_START_NONE,
 	};
 	f->active = p ? p->active : 0;
-	f->lower = !p ? t->root_last_end : p->lower > p->last_child_end ? p->lower :
-									  p->last_child_end;
-	f->first_child_start = UINT64_MAX;
-	f->last_child_end = 0;
+	/* inside its caller's slice, after its previous sibling's */
+	f->tl_lo = !p ? t->root_tl_end : max64(p->tl_lo, p->tl_hi);
+	f->tl_hi = 0;
+	f->tl_first = UINT64_MAX;
 	f->flags = 0;
 	/* the subscribers' data starts zeroed */
 	memset(f + 1, 0, r->stride - sizeof(*f));
@@ -282,46 +119,82 @@ static void frame_name(struct kmag_replay *r, struct task *t, struct frame *f, k
 }
 
 /*
- * Ends the top frame of @t at @end: its time (if @dur is known) goes to its
- * parent, and its start and end bound those of the calls around it.
+ * The slice of @f, which is leaving (see kmag_replay_slice()), into tl_lo
+ * and tl_hi.
  */
-static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t end, uint64_t dur,
+static void frame_slice(struct frame *f)
+{
+	const struct kmag_call *c = &f->call;
+	uint64_t s = c->start_ns, e = c->end_ns;
+
+	if (s == KMAG_TS_NONE)
+		s = f->tl_first != UINT64_MAX ? f->tl_first : e;
+	if (s == KMAG_TS_NONE) {		/* no time at all */
+		f->tl_lo = f->tl_hi = KMAG_TS_NONE;
+		return;
+	}
+	if (s < f->tl_lo) {
+		/* seen whole, it keeps its length; without its entry it is cut */
+		if (e != KMAG_TS_NONE && !(c->flags & KMAG_CALL_NO_ENTRY))
+			e += f->tl_lo - s;
+		s = f->tl_lo;
+	}
+	if (s > f->tl_first)
+		s = f->tl_first;
+	/* never empty: a viewer would take the next call, which starts at its end, for its parent */
+	if (e == KMAG_TS_NONE || e <= s)
+		e = s + 1;
+	f->tl_lo = s;
+	f->tl_hi = max64(e, f->tl_hi);
+}
+
+/*
+ * Ends the top frame of @t: its exit came at @exit_ts (NO_EXIT: it was found
+ * gone then) after @dur. Its time (if known) goes to its parent, its slice
+ * bounds those of the calls around it.
+ */
+static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, uint64_t dur,
 		       uint8_t flags)
 {
 	struct frame *f = top(r, t);
 	struct frame *p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
 	struct frame *caller = p && p->call.depth == f->call.depth - 1 ? p : NULL;
+	struct kmag_call *c = &f->call;
 
-	f->call.flags |= flags;
-	/* a call whose entry is missing began no later than the first call it made */
-	if (f->call.start_ns == KMAG_TS_NONE && f->first_child_start != UINT64_MAX)
-		f->call.start_ns = f->first_child_start;
-	if (end != KMAG_TS_NONE) {
-		/* inside its caller, after its previous sibling, around its calls */
-		if (f->call.start_ns != KMAG_TS_NONE && f->call.start_ns < f->lower)
-			f->call.start_ns = f->lower;
-		if (f->call.start_ns != KMAG_TS_NONE && end < f->call.start_ns)
-			end = f->call.start_ns;
-		if (end < f->last_child_end)
-			end = f->last_child_end;
+	c->flags |= flags;
+	c->duration = dur;
+	c->exit_ns = exit_ts;
+	if (c->flags & KMAG_CALL_NO_ENTRY) {
+		/* no entry: it ended at its exit, and began its duration earlier */
+		if (exit_ts != KMAG_TS_NONE && dur != KMAG_DURATION_NONE && !(flags & KMAG_CALL_NO_EXIT)) {
+			c->start_ns = dur <= exit_ts ? exit_ts - dur : 0;
+			c->start_src = KMAG_START_EXIT;
+		}
+		/* ... and no later than the first call it made */
+		if (f->tl_first < c->start_ns) {
+			c->start_ns = f->tl_first;
+			c->start_src = KMAG_START_CALLS;
+		}
+		c->end_ns = exit_ts;
+	} else if (c->start_ns != KMAG_TS_NONE && dur != KMAG_DURATION_NONE) {
+		c->end_ns = c->start_ns + dur;
+	} else {
+		c->end_ns = exit_ts;
 	}
-	f->call.end_ns = end;
-	f->call.duration = dur;
+	frame_slice(f);
 	if ((flags & KMAG_CALL_NO_EXIT) && !(f->flags & FR_PLACEHOLDER))
 		r->st.unfinished_entries++;	/* a placeholder had no entry to finish */
 	/* an enclosing call that is not its caller (levels are missing) still ran it */
-	if (dur != KMAG_DURATION_NONE && p)
-		p->call.child_ns += dur;
-	if (end != KMAG_TS_NONE) {
-		uint64_t start = f->call.start_ns != KMAG_TS_NONE ? f->call.start_ns : end;
-
-		if (!p)
-			t->root_last_end = end;
-		else {
-			p->last_child_end = end;
-			if (start < p->first_child_start)
-				p->first_child_start = start;
+	if (p) {
+		if (dur != KMAG_DURATION_NONE)
+			p->call.child_ns += dur;
+		if (f->tl_lo != KMAG_TS_NONE) {
+			p->tl_hi = f->tl_hi;
+			if (p->tl_first == UINT64_MAX)
+				p->tl_first = f->tl_lo;
 		}
+	} else if (f->tl_lo != KMAG_TS_NONE) {
+		t->root_tl_end = f->tl_hi;
 	}
 	t->nr--;	/* the frame's memory stays valid until the next push */
 	return deliver(r, HOOK_LEAVE, f, caller);
@@ -376,22 +249,25 @@ static int name_from_call_site(struct kmag_replay *r, struct task *t, const stru
 	return deliver(r, HOOK_NAMED, f, p);
 }
 
-static int graph_entry(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+static inline __attribute__((always_inline)) int graph_entry(struct kmag_replay *r, struct task *t,
+				       const struct kmag_event *ev, int32_t depth, uint64_t start,
+				       uint8_t start_src)
 {
 	struct frame *f, *p;
-	int32_t depth;
 	int ret;
 
 	if (ev->func == KMAG_FUNC_NONE)
 		return 0;
-	p = top(r, t);
-	depth = ev->depth >= 0 ? ev->depth : (p ? p->call.depth + 1 : 0);
-	if ((ret = stack_fit(r, t, ev, depth)) || (ret = name_from_call_site(r, t, ev, depth)))
+	if ((ret = stack_fit(r, t, ev, depth)))
+		return ret;
+	f = top(r, t);
+	if (unlikely(f && (f->flags & FR_PLACEHOLDER)) && (ret = name_from_call_site(r, t, ev, depth)))
 		return ret;
 	f = frame_push(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
-	f->call.start_ns = ev->ts;
+	f->call.start_ns = start;
+	f->call.start_src = start != KMAG_TS_NONE ? start_src : KMAG_START_NONE;
 	f->call.ctx = ev->ctx;
 	f->call.caller = ev->parent;
 	f->call.caller_off = ev->parent_off;
@@ -415,44 +291,15 @@ static uint64_t exit_duration(const struct kmag_event *ev, uint64_t entry_ts)
 	return KMAG_DURATION_NONE;
 }
 
-/*
- * Sets the start and end of the top frame @f, whose exit @ev came after
- * @dur (see struct frame): without a timestamp or a duration, the entry's
- * timestamp (if any) and the exit's.
- */
-static void exit_times(struct frame *f, const struct kmag_event *ev, uint64_t dur)
-{
-	uint64_t start;
-
-	f->call.end_ns = ev->ts;
-	if (ev->ts == KMAG_TS_NONE || dur == KMAG_DURATION_NONE)
-		return;
-	start = dur <= ev->ts ? ev->ts - dur : 0;
-	if (start > f->first_child_start)
-		start = f->first_child_start;
-	if (start < f->lower) {
-		/*
-		 * A call seen whole but stamped no later than what came before it
-		 * keeps its length and moves later; one whose entry is missing is
-		 * cut (its duration may span calls the trace lost the depth of).
-		 */
-		start = f->lower;
-		if (!(f->call.flags & KMAG_CALL_NO_ENTRY) && f->call.end_ns < start + dur)
-			f->call.end_ns = start + dur;
-	}
-	f->call.start_ns = start;
-}
-
 /* Completes the top frame, whose exit is @ev, after @dur. */
 static int complete(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
 		    uint64_t dur)
 {
 	struct frame *f = top(r, t);
 
-	exit_times(f, ev, dur);
 	f->call.retval = ev->retval;
 	f->call.has_retval = ev->has_retval;
-	return frame_leave(r, t, f->call.end_ns, dur, 0);
+	return frame_leave(r, t, ev->ts, dur, 0);
 }
 
 /* An exit naming a placeholder: the call's entry came before the trace (or was lost). */
@@ -460,7 +307,6 @@ static int name_placeholder(struct kmag_replay *r, struct task *t, const struct 
 {
 	struct frame *f = top(r, t);
 	struct frame *p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
-	uint64_t dur = exit_duration(ev, KMAG_TS_NONE);
 	int ret;
 
 	r->st.unmatched_exits++;
@@ -470,10 +316,9 @@ static int name_placeholder(struct kmag_replay *r, struct task *t, const struct 
 	f->call.ctx = ev->ctx;
 	f->call.cpu = ev->cpu;
 	frame_name(r, t, f, ev->func);
-	exit_times(f, ev, dur);
 	if ((ret = deliver(r, HOOK_NAMED, f, p)))
 		return ret;
-	return complete(r, t, ev, dur);
+	return complete(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
 }
 
 /* An exit with no call open at its depth. */
@@ -481,7 +326,6 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 		      int32_t depth)
 {
 	struct frame *f, *p;
-	uint64_t dur = exit_duration(ev, KMAG_TS_NONE);
 	int ret;
 
 	r->st.unmatched_exits++;
@@ -499,16 +343,15 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 	f->call.flags = KMAG_CALL_NO_ENTRY;
 	f->call.ctx = ev->ctx;
 	frame_name(r, t, f, ev->func);
-	exit_times(f, ev, dur);
 	if ((ret = deliver(r, HOOK_ENTER, f, p)))
 		return ret;
-	return complete(r, t, ev, dur);
+	return complete(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
 }
 
-static int graph_exit(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+static inline __attribute__((always_inline)) int graph_exit(struct kmag_replay *r, struct task *t,
+				      const struct kmag_event *ev, int32_t depth)
 {
-	struct frame *f = top(r, t);
-	int32_t depth = ev->depth >= 0 ? ev->depth : (f ? f->call.depth : 0);
+	struct frame *f;
 	int ret;
 
 	/* calls above the returning one lost their exits */
@@ -527,11 +370,348 @@ static int graph_exit(struct kmag_replay *r, struct task *t, const struct kmag_e
 	return exit_alone(r, t, ev, depth);
 }
 
+/* ---- interrupts in a call's entry or return window (see replay.h) ---- */
+
+/*
+ * @now is in a more interrupted context than @before: an interrupt, NMI or
+ * softirq bit @before did not have (keeping those it had), or the same bits
+ * with interrupts now disabled (an interrupt's entry runs with them off
+ * before it sets its hardirq bit).
+ */
+static inline bool more_interrupted(uint8_t now, uint8_t before)
+{
+	uint8_t n = now & IRQ_CTX, b = before & IRQ_CTX;
+
+	if (!(now & before & KMAG_CTX_KNOWN))
+		return false;
+	if (n != b)
+		return (n & b) == b;
+	return (now & KMAG_CTX_IRQS_OFF) && !(before & KMAG_CTX_IRQS_OFF);
+}
+
+/*
+ * Replays @ev of @t at its depth plus @shift, without looking for windows
+ * (the held events of a window; graph_event() has the hot path's own copy).
+ */
+static __attribute__((noinline)) int plain(struct kmag_replay *r, struct task *t,
+					   const struct kmag_event *ev, int shift)
+{
+	int32_t depth = ev->depth;
+
+	t->last_ctx = ev->ctx;
+	if (depth < 0) {
+		struct frame *f = top(r, t);
+
+		depth = ev->type == KMAG_EV_GRAPH_EXIT ? (f ? f->call.depth : 0) :
+							 (f ? f->call.depth + 1 : 0);
+	} else {
+		depth += shift;
+	}
+	if (ev->type == KMAG_EV_GRAPH_ENTRY)
+		return graph_entry(r, t, ev, depth, ev->ts, KMAG_START_ENTRY);
+	return graph_exit(r, t, ev, depth);
+}
+
+/* Replays held events [@from, @to) of @t at their depths plus @shift. */
+static int replay_held(struct kmag_replay *r, struct task *t, uint32_t from, uint32_t to, int shift)
+{
+	int ret = 0;
+
+	for (uint32_t i = from; i < to && !ret; i++)
+		ret = plain(r, t, &t->held[i], shift);
+	return ret;
+}
+
+/* @t no longer holds: drops it from the tasks holding. */
+static void hold_end(struct kmag_replay *r, struct task *t)
+{
+	t->win = WIN_NONE;
+	for (size_t k = 0; k < r->nr_holding; k++)
+		if (&r->tasks[r->holding[k]] == t) {
+			r->holding[k] = r->holding[--r->nr_holding];
+			break;
+		}
+}
+
+/* The durations of the held exits [@from, @to) at depth @depth (the calls made there). */
+static uint64_t held_time(const struct task *t, uint32_t from, uint32_t to, int32_t depth)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = from; i < to; i++)
+		if (t->held[i].type == KMAG_EV_GRAPH_EXIT && t->held[i].depth == depth &&
+		    t->held[i].duration != KMAG_DURATION_NONE)
+			sum += t->held[i].duration;
+	return sum;
+}
+
+/*
+ * The interrupt of an entry window inside the call whose entry came after
+ * it: that call opens first, starting at the interrupt; then the interrupt,
+ * then the rest of the call's events held so far.
+ */
+static int entry_inside(struct kmag_replay *r, struct task *t, uint32_t n)
+{
+	const struct kmag_event *call = &t->held[t->win_call], *irq = &t->held[0];
+	int ret;
+
+	if (irq->ts != KMAG_TS_NONE && (call->ts == KMAG_TS_NONE || irq->ts < call->ts))
+		ret = graph_entry(r, t, call, call->depth, irq->ts, KMAG_START_IRQ);
+	else
+		ret = graph_entry(r, t, call, call->depth, call->ts, KMAG_START_ENTRY);
+	t->last_ctx = call->ctx;
+	if (!ret)
+		ret = replay_held(r, t, 0, t->win_call, 0);
+	return ret ? ret : replay_held(r, t, t->win_call + 1, n, 0);
+}
+
+/*
+ * Stops holding: replays the held events. @inside: nested into the call as
+ * the depths say (the default when the call's duration is not known yet),
+ * else as they came (placeholders for the levels the depths lack).
+ */
+static int hold_release(struct kmag_replay *r, struct task *t, bool inside)
+{
+	uint32_t n = t->nr_held;
+	uint8_t win = t->win;
+
+	hold_end(r, t);
+	t->nr_held = 0;
+	if (inside && win == WIN_RETURN)
+		return replay_held(r, t, 0, n, 1);
+	if (inside && win == WIN_ENTRY && t->win_call)
+		return entry_inside(r, t, n);
+	return replay_held(r, t, 0, n, 0);
+}
+
+/*
+ * The exit @ev of the call whose return window the held interrupt came in.
+ * The kernel stamped the call's rettime before or after the interrupt (Linux
+ * 6.1: ftrace_pop_return_trace() uncounts the depth, rettime is stamped next,
+ * the exit is written after more checks): if its duration holds the
+ * interrupt's calls and its own, the interrupt is inside it; otherwise the
+ * call had returned: it ends (when the interrupt began) and the interrupt
+ * follows it.
+ */
+static int return_decided(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+{
+	uint32_t n = t->nr_held;
+	struct frame *f = top(r, t);
+	uint64_t need = held_time(t, 0, n, t->win_depth) + (f ? f->call.child_ns : 0);
+	struct kmag_event e;
+	int ret;
+
+	if (ev->duration == KMAG_DURATION_NONE || ev->duration >= need) {
+		hold_end(r, t);
+		t->nr_held = 0;
+		ret = replay_held(r, t, 0, n, 1);
+		return ret ? ret : plain(r, t, ev, 0);
+	}
+	hold_end(r, t);
+	t->nr_held = 0;
+	e = *ev;
+	if (t->held[0].ts != KMAG_TS_NONE && (e.ts == KMAG_TS_NONE || t->held[0].ts < e.ts))
+		e.ts = t->held[0].ts;
+	ret = plain(r, t, &e, 0);
+	return ret ? ret : replay_held(r, t, 0, n, 0);
+}
+
+/*
+ * The exit @ev of the call whose entry window the held interrupt came in.
+ * Its calltime was stamped before or after the interrupt (fgraph stamps it
+ * after counting the depth, before writing the entry): if its duration holds
+ * the interrupt's calls and its own, the interrupt is inside it; otherwise
+ * the interrupt came before it, among its caller's calls.
+ */
+static int entry_decided(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+{
+	uint32_t n = t->nr_held, c = t->win_call;
+	int32_t d = t->win_depth;
+	int ret;
+
+	if (ev->duration == KMAG_DURATION_NONE ||
+	    ev->duration >= held_time(t, 0, c, d + 1) + held_time(t, c + 1, n, d + 1)) {
+		ret = hold_release(r, t, true);
+		return ret ? ret : plain(r, t, ev, 0);
+	}
+	hold_end(r, t);
+	t->nr_held = 0;
+	ret = replay_held(r, t, 0, c, -1);
+	if (!ret)
+		ret = replay_held(r, t, c, n, 0);
+	return ret ? ret : plain(r, t, ev, 0);
+}
+
+/* Holds @ev; 1 when the hold is full. */
+static int hold_add(struct task *t, const struct kmag_event *ev)
+{
+	if (t->nr_held == t->cap_held) {
+		struct kmag_event *v;
+
+		if (t->cap_held >= MAX_HELD)
+			return 1;
+		v = realloc(t->held, 2 * (size_t)t->cap_held * sizeof(*v));
+		if (!v)
+			return 1;
+		t->held = v;
+		t->cap_held *= 2;
+	}
+	t->held[t->nr_held++] = *ev;
+	return 0;
+}
+
+/*
+ * Whether entry @ev, in a more interrupted context than the task was in,
+ * starts a window (see replay.h); 1 when it is held, 0 to replay it.
+ */
+static int window_start(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+{
+	struct frame *f = top(r, t);
+	uint8_t win;
+
+	if (!f || (f->call.flags & KMAG_CALL_LOST))
+		return 0;
+	win = ev->depth == f->call.depth ? WIN_RETURN :
+	      ev->depth == f->call.depth + 2 ? WIN_ENTRY : WIN_NONE;
+	if (win == WIN_NONE || r->nr_holding == MAX_HOLDING ||
+	    (!t->cap_held && !(t->held = malloc(64 * sizeof(*t->held)))))
+		return 0;
+	if (!t->cap_held)
+		t->cap_held = 64;
+	r->holding[r->nr_holding++] = (uint32_t)(t - r->tasks);
+	t->win = win;
+	t->win_depth = win == WIN_RETURN ? ev->depth : ev->depth - 1;
+	t->win_ctx = t->last_ctx;
+	t->win_call = 0;
+	t->held[0] = *ev;
+	t->nr_held = 1;
+	return 1;
+}
+
+/* Holds @ev, or when the hold is full replays it all (@inside as in hold_release()). */
+static int hold_more(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
+		     bool inside)
+{
+	int ret;
+
+	if (!hold_add(t, ev))
+		return 0;
+	if ((ret = hold_release(r, t, inside)))
+		return ret;
+	return plain(r, t, ev, 0);
+}
+
+/*
+ * An event of @t, which holds a window: held, or the event that decides
+ * it (the call's exit), or one that ends it unexpectedly. 0 or an error.
+ */
+static int window_event(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+{
+	int32_t d = ev->depth, w = t->win_depth;
+	bool entry = ev->type == KMAG_EV_GRAPH_ENTRY;
+	bool irq = more_interrupted(ev->ctx, t->win_ctx);
+	int ret;
+
+	if (t->win == WIN_RETURN) {
+		/* the interrupt's calls, at the open call's depth and below */
+		if (d > w || (d == w && irq))
+			return hold_more(r, t, ev, true);
+		if (d == w && !entry)
+			return return_decided(r, t, ev);
+	} else if (!t->win_call) {
+		if (d > w)
+			return hold_more(r, t, ev, false);
+		/* the missing level's entry: its call, held until it returns */
+		if (d == w && entry && !irq && ev->func != KMAG_FUNC_NONE) {
+			if ((ret = hold_more(r, t, ev, false)) || t->win == WIN_NONE)
+				return ret;
+			t->win_call = t->nr_held - 1;
+			return 0;
+		}
+	} else {
+		if (d > w)
+			return hold_more(r, t, ev, true);
+		if (d == w && !entry &&
+		    (ev->func == KMAG_FUNC_NONE || ev->func == t->held[t->win_call].func))
+			return entry_decided(r, t, ev);
+		if ((ret = hold_release(r, t, true)))
+			return ret;
+		return plain(r, t, ev, 0);
+	}
+	/* the depths contradict the window (records were lost): as they came */
+	if ((ret = hold_release(r, t, false)))
+		return ret;
+	return plain(r, t, ev, 0);
+}
+
+/* Replays function_graph event @ev of task @t: the hot path, inlined in kmag_replay_add(). */
+static inline int graph_event(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
+{
+	int ret;
+
+	if (unlikely(t->win != WIN_NONE || ev->depth < 0)) {
+		if (t->win == WIN_NONE)
+			return plain(r, t, ev, 0);
+		if (ev->depth >= 0)
+			return window_event(r, t, ev);
+		if ((ret = hold_release(r, t, false)))
+			return ret;
+		return plain(r, t, ev, 0);
+	}
+	if (ev->type == KMAG_EV_GRAPH_ENTRY) {
+		if (unlikely(more_interrupted(ev->ctx, t->last_ctx)) && window_start(r, t, ev))
+			return 0;
+		t->last_ctx = ev->ctx;
+		return graph_entry(r, t, ev, ev->depth, ev->ts, KMAG_START_ENTRY);
+	}
+	t->last_ctx = ev->ctx;
+	return graph_exit(r, t, ev, ev->depth);
+}
+
+/* Replays what task @t holds: @inside as in hold_release(). */
+static int flush_task(struct kmag_replay *r, struct task *t, bool inside)
+{
+	struct task *cur = r->cur;
+	int ret;
+
+	r->cur = t;
+	r->last_key = UINT64_MAX;
+	ret = hold_release(r, t, inside);
+	r->cur = cur;
+	return ret;
+}
+
+/*
+ * Ends the windows of tasks last seen on @cpu (-1: all) other than @except:
+ * another task runs there (the interrupt is over), or the trace ends (both
+ * @inside), or events were lost there (not).
+ */
+static int end_windows(struct kmag_replay *r, int32_t cpu, const struct task *except, bool inside)
+{
+	size_t k;
+	int ret;
+
+	for (k = 0; k < r->nr_holding;) {
+		struct task *t = &r->tasks[r->holding[k]];
+
+		if (t == except || (cpu >= 0 && t->last_cpu != cpu)) {
+			k++;
+			continue;
+		}
+		if ((ret = flush_task(r, t, inside)))	/* removes it from holding[] */
+			return ret;
+	}
+	return 0;
+}
+
 /* Events were lost on @cpu: every call open on a task last seen there is suspect. */
-static void lost_on_cpu(struct kmag_replay *r, int32_t cpu)
+static int lost_on_cpu(struct kmag_replay *r, int32_t cpu)
 {
 	size_t i, j;
+	int ret;
 
+	if (r->nr_holding && (ret = end_windows(r, cpu, NULL, false)))
+		return ret;
 	for (i = 0; i < r->nr_tasks; i++) {
 		struct task *t = &r->tasks[i];
 
@@ -540,28 +720,31 @@ static void lost_on_cpu(struct kmag_replay *r, int32_t cpu)
 		for (j = 0; j < t->nr; j++)
 			frame_at(r, t, j)->call.flags |= KMAG_CALL_LOST;
 	}
+	return 0;
 }
 
 int kmag_replay_add(struct kmag_replay *r, const struct kmag_event *ev)
 {
 	struct task *t;
+	int ret;
 
 	r->started = true;
 	if (ev->type != KMAG_EV_GRAPH_ENTRY && ev->type != KMAG_EV_GRAPH_EXIT) {
-		if (ev->type == KMAG_EV_LOST)
-			lost_on_cpu(r, ev->cpu);
+		if (ev->type == KMAG_EV_LOST && (ret = lost_on_cpu(r, ev->cpu)))
+			return ret;
 		return deliver_event(r, ev);
 	}
 	r->st.graph_events++;
 	t = task_of(r, ev);
 	if (!t)
 		return -ENOMEM;
+	/* another task on the CPU of a held interrupt: that interrupt is over */
+	if (unlikely(r->nr_holding) && ev->cpu >= 0 && (ret = end_windows(r, ev->cpu, t, true)))
+		return ret;
 	t->last_cpu = ev->cpu;
 	if (ev->ts != KMAG_TS_NONE)
 		t->last_ts = ev->ts;
-	if (ev->type == KMAG_EV_GRAPH_ENTRY)
-		return graph_entry(r, t, ev);
-	return graph_exit(r, t, ev);
+	return graph_event(r, t, ev);
 }
 
 int kmag_replay_event_fn(const struct kmag_event *ev, void *ctx)
@@ -575,6 +758,8 @@ int kmag_replay_finish(struct kmag_replay *r, uint64_t end_ns)
 	int ret;
 
 	r->started = true;
+	if ((ret = end_windows(r, -1, NULL, true)))
+		return ret;
 	for (i = 0; i < r->nr_tasks; i++) {
 		struct task *t = &r->tasks[i];
 		uint64_t end = end_ns != KMAG_TS_NONE ? end_ns : t->last_ts;

@@ -13,6 +13,7 @@
 #include "internal.h"
 
 /* common_flags bits (kernel's trace_flag_type, stable since 2.6.3x) */
+#define TRACE_FLAG_IRQS_OFF 0x01
 #define TRACE_FLAG_HARDIRQ 0x08
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI 0x40
@@ -344,7 +345,8 @@ static inline uint8_t ctx_of(uint8_t fl)
 {
 	return KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
 	       (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
-	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0);
+	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0) |
+	       (fl & TRACE_FLAG_IRQS_OFF ? KMAG_CTX_IRQS_OFF : 0);
 }
 
 /*
@@ -475,9 +477,7 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 	if (d->common_flags.size && fits(&d->common_flags, size)) {
 		uint32_t fl = (uint32_t)fd_read(&d->common_flags, data, d->swap);
 
-		ev->ctx = KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
-			  (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
-			  (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0);
+		ev->ctx = ctx_of((uint8_t)fl);
 	}
 	kind = type < d->nr_kind ? d->kind[type] : 0;
 	ev->repeat = 1;

@@ -274,8 +274,13 @@ static void resolve_time(struct kmag_filter *f, const struct kmag_event *ev)
 {
 	uint64_t origin = f->time_relative && ev->ts != KMAG_TS_NONE ? ev->ts : 0;
 
+	/*
+	 * kmag prints times rounded to the microsecond, as the kernel and
+	 * trace-cmd do: a time as printed stands for its whole microsecond.
+	 */
 	f->ts_start = f->t_start >= 0 ? origin + (uint64_t)(f->t_start * 1e9 + 0.5) : 0;
-	f->ts_end = f->t_end >= 0 ? origin + (uint64_t)(f->t_end * 1e9 + 0.5) : UINT64_MAX;
+	f->ts_start = f->ts_start >= 500 ? f->ts_start - 500 : 0;
+	f->ts_end = f->t_end >= 0 ? origin + (uint64_t)(f->t_end * 1e9 + 0.5) + 499 : UINT64_MAX;
 	f->time_resolved = true;
 }
 

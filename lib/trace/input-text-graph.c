@@ -257,14 +257,38 @@ int kmag__text_graph_body(struct kmag_trace *t, struct text_input *in, const str
 	}
 }
 
-/* Splits "[mark] dur us |" columns; returns the text after the separator or NULL. */
-const char *kmag__text_graph_columns(const char *p, uint64_t *dur)
+/*
+ * A latency-format flags column ("d.h1.", "....." between two "|"; 4 to 6
+ * characters: irqs-off, need-resched, hardirq/softirq, preempt depth and,
+ * on newer kernels, migrate-disable), from @p to @end: its context, or 0.
+ */
+static uint8_t lat_column(const char *p, const char *end)
+{
+	static const char irqs[] = ".dDbX", hardsoft[] = ".hHsSzZ";
+
+	p = skip_sp(p);
+	while (end > p && end[-1] == ' ')
+		end--;
+	if (end - p < 4 || end - p > 6 || !strchr(irqs, p[0]) || !strchr(hardsoft, p[2]))
+		return 0;
+	for (const char *q = p; q < end; q++)
+		if (*q == ' ' || *q == '-')	/* not "comm-pid" (funcgraph-proc) */
+			return 0;
+	return kmag__text_lat_ctx(p);
+}
+
+/*
+ * Splits "[flags |] [mark] dur us |" columns; returns the text after the
+ * separator or NULL. *@ctx: the flags column's context, else left alone.
+ */
+const char *kmag__text_graph_columns(const char *p, uint64_t *dur, uint8_t *ctx)
 {
 	*dur = KMAG_DURATION_NONE;
 	for (;;) {
 		const char *bar = strchr(p, '|');
 		const char *q = skip_sp(p);
 		uint64_t d;
+		uint8_t c;
 
 		if (!bar)
 			return NULL;
@@ -275,6 +299,8 @@ const char *kmag__text_graph_columns(const char *p, uint64_t *dur)
 			*dur = d;
 			return bar + 1;
 		}
+		if ((c = lat_column(p, bar)))
+			*ctx = c;
 		p = bar + 1;			/* a proc or flags column: keep going */
 	}
 }
@@ -367,9 +393,9 @@ int kmag__text_graph_line(struct kmag_trace *t, struct text_input *in, char *lin
 		cs->irq = 0;
 		return 0;
 	}
-	body = kmag__text_graph_columns(p, &dur);
+	g.ctx = cs->irq ? (KMAG_CTX_KNOWN | KMAG_CTX_HARDIRQ) : 0;
+	body = kmag__text_graph_columns(p, &dur, &g.ctx);
 	if (!body)
 		return 0;	/* a separator or unknown decoration */
-	g.ctx = cs->irq ? (KMAG_CTX_KNOWN | KMAG_CTX_HARDIRQ) : 0;
 	return kmag__text_graph_body(t, in, &g, body, dur);
 }

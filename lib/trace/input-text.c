@@ -192,6 +192,50 @@ struct ev_head {
 	uint8_t ctx;
 };
 
+/*
+ * `trace-cmd report -l`: "comm-pid  0d.h1.  29.545661: rest", the CPU and
+ * the latency flags in one column.
+ */
+static const char *parse_head_lat(char *p, struct ev_head *h)
+{
+	char *colon, *ts, *tok, *end, *dash = NULL;
+	const char *e;
+	uint64_t v;
+
+	for (colon = strchr(p, ':'); colon; colon = strchr(colon + 1, ':')) {
+		ts = colon;
+		while (ts > p && (is_digit(ts[-1]) || ts[-1] == '.'))
+			ts--;
+		if (ts == colon || ts == p || ts[-1] != ' ' || !memchr(ts, '.', (size_t)(colon - ts)))
+			continue;
+		end = ts;
+		while (end > p && end[-1] == ' ')
+			end--;
+		tok = end;
+		while (tok > p && tok[-1] != ' ')
+			tok--;
+		e = is_digit(*tok) ? parse_uint(tok, &v) : NULL;
+		if (!e || v >= 65536 || end - e < 4 || end - e > 6)
+			return NULL;
+		h->cpu = (int)v;
+		h->ctx = kmag__text_lat_ctx(e);
+		end = tok;
+		while (end > p && end[-1] == ' ')
+			end--;
+		for (char *d = p; d < end; d++)
+			if (*d == '-')
+				dash = d;
+		if (!dash || parse_uint(dash + 1, &v) != end)
+			return NULL;
+		h->pid = (int)v;
+		h->comm = p;
+		h->comm_len = (size_t)(dash - p);
+		e = parse_ts(ts, &h->ts);
+		return e && *e == ':' ? skip_sp(e + 1) : NULL;
+	}
+	return NULL;
+}
+
 static const char *parse_head(char *line, struct ev_head *h)
 {
 	char *p = (char *)skip_sp(line), *br, *q, *end, *dash = NULL;
@@ -208,7 +252,7 @@ static const char *parse_head(char *line, struct ev_head *h)
 		}
 	}
 	if (!br)
-		return NULL;
+		return parse_head_lat(p, h);
 	h->cpu = (int)v;
 	/* comm-pid, optionally followed by "(tgid)" */
 	end = br;
@@ -248,17 +292,8 @@ static const char *parse_head(char *line, struct ev_head *h)
 
 		while (*fe && *fe != ' ')
 			fe++;
-		if (fe - q >= 3) {
-			char c = q[2];
-
-			h->ctx = KMAG_CTX_KNOWN;
-			if (c == 'h' || c == 'H')
-				h->ctx |= KMAG_CTX_HARDIRQ;
-			if (c == 's' || c == 'H')
-				h->ctx |= KMAG_CTX_SOFTIRQ;
-			if (c == 'z' || c == 'Z')
-				h->ctx |= KMAG_CTX_NMI;
-		}
+		if (fe - q >= 3)
+			h->ctx = kmag__text_lat_ctx(q);
 		q = (char *)skip_sp(fe);
 	}
 	{
@@ -376,7 +411,7 @@ static int event_line(struct kmag_trace *t, struct text_input *in, char *line, b
 		    (nlen == 14 && !memcmp(rest, "funcgraph_exit", 14))) {
 			struct graph_ctx g = { .cpu = h.cpu, .pid = h.pid, .ts = h.ts, .ctx = h.ctx };
 			uint64_t dur;
-			const char *body = kmag__text_graph_columns(payload, &dur);
+			const char *body = kmag__text_graph_columns(payload, &dur, &g.ctx);
 
 			if (!body) {
 				/* trace-cmd report -R: "func=name depth=N ..." is not parsed */

@@ -88,7 +88,27 @@ struct graph_ctx {
 int kmag__text_graph_body(struct kmag_trace *t, struct text_input *in, const struct graph_ctx *g,
 			  const char *body, uint64_t dur);
 /* Splits "[mark] dur us |" columns; returns the text after the separator or NULL. */
-const char *kmag__text_graph_columns(const char *p, uint64_t *dur);
+const char *kmag__text_graph_columns(const char *p, uint64_t *dur, uint8_t *ctx);
+
+/*
+ * The context of a latency-format flags column ("d.h1.", at least three
+ * characters at @f): interrupts off, hardirq, softirq, NMI
+ * (trace_print_lat_fmt() in the kernel's trace_output.c).
+ */
+static inline uint8_t kmag__text_lat_ctx(const char *f)
+{
+	uint8_t ctx = KMAG_CTX_KNOWN;
+
+	if (f[0] == 'd' || f[0] == 'D')
+		ctx |= KMAG_CTX_IRQS_OFF;
+	if (f[2] == 'h' || f[2] == 'H' || f[2] == 'Z')
+		ctx |= KMAG_CTX_HARDIRQ;
+	if (f[2] == 's' || f[2] == 'H')
+		ctx |= KMAG_CTX_SOFTIRQ;
+	if (f[2] == 'z' || f[2] == 'Z')
+		ctx |= KMAG_CTX_NMI;
+	return ctx;
+}
 /* Parses one line of a function_graph "trace" file into events (may modify @line). */
 int kmag__text_graph_line(struct kmag_trace *t, struct text_input *in, char *line);
 

@@ -25,10 +25,25 @@ t_eq "overwritten events from the trace header are lost events" 28420 \
 t_eq "graph text has durations" yes \
 	"$(json_get "$T/fg-text.txt.json" '"yes" if any(f["total_ns"] for f in r["functions"]) else "no"')"
 
-# trace-cmd report text of fg-filtered.dat and the file itself give the same graph
+# trace-cmd report text of fg-filtered.dat and the file itself give the same graph:
+# with the context flags (report -l), whole; without them (fg-report.txt) an
+# interrupt in a call's entry window cannot be nested into the call
+# (include/kmag/replay.h), so the calls per function only
 "$KMAG" report --format json "$TRACES/fg-filtered.dat" >"$T/bin.json"
-t_ok "report text and trace.dat give equal calls, edges and times" \
-	python3 "$SRCDIR/tests/oracle/compare_reports.py" "$T/fg-report.txt.json" "$T/bin.json"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -l "$TRACES/fg-filtered.dat" >"$T/fg-report-l.txt" 2>/dev/null
+	"$KMAG" report --format json "$T/fg-report-l.txt" >"$T/fg-report-l.json"
+	t_ok "report -l text and trace.dat give equal calls, edges and times" \
+		python3 "$SRCDIR/tests/oracle/compare_reports.py" "$T/fg-report-l.json" "$T/bin.json"
+else
+	t_skip "report -l text and trace.dat give equal calls, edges and times" "no trace-cmd"
+fi
+t_ok "report text and trace.dat give equal calls" \
+	python3 -c 'import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+ca={f["name"]:f["calls"] for f in a["functions"]}
+cb={f["name"]:f["calls"] for f in b["functions"]}
+sys.exit(0 if ca==cb and a["events"]==b["events"] else 1)' "$T/fg-report.txt.json" "$T/bin.json"
 "$KMAG" report --format json "$TRACES/fn-filtered.dat" >"$T/fnbin.json"
 t_ok "function report text and trace.dat give equal calls" \
 	python3 -c 'import json,sys

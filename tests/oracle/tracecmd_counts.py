@@ -10,14 +10,27 @@ trace.dat from trace-cmd's own decoding, independently of kmag.
 Function tracer: `trace-cmd report -O parent=1` prints "function: f <-- p";
 every record is one call of f from p.
 
-function_graph: `trace-cmd report -R` prints raw records
-("funcgraph_entry: func=f depth=d", "funcgraph_exit: func=f depth=d ...").
+function_graph: `trace-cmd report -R -l` prints raw records with their
+context flags ("comm-pid cpu-0xflags ts: funcgraph_entry: func=f depth=d").
 Records are replayed per task with the kernel's depth field: an entry at depth
 d is called by the open call at depth d-1; an exit at depth d whose entry is
 not open is still one call (the trace started or lost records mid-call), and
 names the caller of calls entered under it meanwhile; missing levels below an
-entry or such an exit become placeholders, named by their own exits. This is the documented
-semantics of kmag's model, implemented here separately for cross-checking.
+entry or such an exit become placeholders, named by their own exits. An
+interrupt in a call's window (include/kmag/replay.h) is held until the
+call's exit: an entry at the depth of the open call, in a more interrupted
+context than the task's previous record (a hardirq/softirq/NMI flag it
+lacked, or interrupts newly off), is held with the records below it until
+the task's exit at that depth: if the exit's duration holds the interrupt's
+top calls and the call's own, the interrupt goes one level deeper, inside
+it, else after it. An entry two levels below the open call, in a more
+interrupted context, is held with the call that enters at the missing
+level, until that call's exit: inside it (its entry first) if its duration
+holds the interrupt's calls and its own, else before it, one level up. A
+window ends as the records came at lost events, and with the records
+nested as the depths say when another task runs on its CPU or the trace
+ends. This is the documented semantics of kmag's model, implemented
+here separately for cross-checking.
 """
 import json
 import re
@@ -25,7 +38,7 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
-HEAD = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>[\w:.-]+):\s*(?P<rest>.*)$')
+HEAD = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?(?:\[(?P<cpu>\d+)\]|(?P<lcpu>\d+)-0x(?P<flags>[0-9a-f]+))\s+(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>[\w:.-]+):\s*(?P<rest>.*)$')
 LOST = re.compile(r'^\s*CPU:\s*(\d+)\s+\[(?:LOST (\d+) EVENTS|(\d+) EVENTS DROPPED|EVENTS DROPPED)\]')
 
 
@@ -36,31 +49,44 @@ def run(args):
 
 
 class Frame:
-    __slots__ = ('func', 'children')
+    __slots__ = ('func', 'children', 'lost', 'child_ns')
 
     def __init__(self, func):
         self.func = func          # None: entered before the trace (placeholder)
         self.children = Counter()  # calls recorded under a placeholder
+        self.lost = False         # events were lost while it was open
+        self.child_ns = 0         # durations of the calls it made
+
+
+IRQ = 0x08 | 0x10 | 0x40          # TRACE_FLAG_HARDIRQ, _SOFTIRQ, _NMI
+HELD_MAX = 8192
+
+
+def more_interrupted(now, before):
+    n, b = now & IRQ, before & IRQ
+    if n != b:
+        return n & b == b
+    return bool(now & 1) and not before & 1     # TRACE_FLAG_IRQS_OFF
+
+
+class Task:
+    def __init__(self):
+        self.st = {}              # depth -> Frame
+        self.flags = None         # context of its previous record
+        self.cpu = None
+        self.win = None           # the window it holds: kind, depth, flags before
+        self.held = []            # the records held
+        self.call = None          # entry window: index in held of the call's entry
 
 
 def graph_counts(lines):
     calls, edges = Counter(), Counter()
-    stacks = defaultdict(dict)    # task -> {depth: Frame}
+    timed, durations = Counter(), Counter()
+    tasks = defaultdict(Task)
+    holding = set()               # tasks holding a window
     events = 0
-    for line in lines:
-        m = HEAD.match(line)
-        if not m:
-            continue
-        events += 1
-        ev = m.group('event')
-        if ev not in ('funcgraph_entry', 'funcgraph_exit'):
-            continue
-        f = re.search(r'func=(\S+)', m.group('rest')).group(1)
-        d = int(re.search(r'depth=(\d+)', m.group('rest')).group(1))
-        pid = int(m.group('pid'))
-        task = pid if pid > 0 else ('idle', int(m.group('cpu')))
-        st = stacks[task]
 
+    def apply(st, kind, f, d, dur):
         def caller_of(depth, callee):
             parent = st.get(depth - 1)
             if parent is None:
@@ -70,7 +96,7 @@ def graph_counts(lines):
             else:
                 edges[(parent.func, callee)] += 1
 
-        if ev == 'funcgraph_entry':
+        if kind == 'funcgraph_entry':
             for k in [k for k in st if k >= d]:
                 del st[k]
             for k in range(d):          # missing levels below become placeholders
@@ -78,23 +104,162 @@ def graph_counts(lines):
             calls[f] += 1
             caller_of(d, f)
             st[d] = Frame(f)
+            return
+        def ran(dur):               # the enclosing call ran it
+            below = [k for k in st if k < d]
+            if below and dur is not None:
+                st[max(below)].child_ns += dur
+
+        for k in [k for k in st if k > d]:
+            del st[k]
+        fr = st.get(d)
+        if fr is not None and fr.func == f:
+            del st[d]
+            ran(dur)
+            return
+        # an exit whose entry is not open: one more call of f
+        calls[f] += 1
+        if fr is not None and fr.func is None:
+            for child, n in fr.children.items():
+                edges[(f, child)] += n
+        st.pop(d, None)
+        for k in range(d):          # its missing callers become placeholders too
+            st.setdefault(k, Frame(None))
+        caller_of(d, f)
+        ran(dur)
+
+    def plain(t, r, shift=0):
+        kind, f, d, flags, dur = r
+        t.flags = flags
+        apply(t.st, kind, f, d + shift, dur)
+
+    def held_time(recs, depth):
+        return sum(r[4] for r in recs if r[0] == 'funcgraph_exit' and r[2] == depth and r[4] is not None)
+
+    def release(t, inside):
+        """Replays the held records: nested as the depths say, or as they came."""
+        holding.discard(t)
+        held, kind, c = t.held, t.win[0], t.call
+        t.win, t.held, t.call = None, [], None
+        if inside and kind == 'return':
+            for h in held:
+                plain(t, h, 1)
+        elif inside and kind == 'entry' and c is not None:
+            plain(t, held[c])
+            for h in held[:c] + held[c + 1:]:
+                plain(t, h)
         else:
-            for k in [k for k in st if k > d]:
-                del st[k]
-            fr = st.get(d)
-            if fr is not None and fr.func == f:
-                del st[d]
-                continue
-            # an exit whose entry is not open: one more call of f
-            calls[f] += 1
-            if fr is not None and fr.func is None:
-                for child, n in fr.children.items():
-                    edges[(f, child)] += n
-            st.pop(d, None)
-            for k in range(d):          # its missing callers become placeholders too
-                st.setdefault(k, Frame(None))
-            caller_of(d, f)
-    return events, calls, edges
+            for h in held:
+                plain(t, h)
+
+    def hold(t, r, inside):
+        if len(t.held) < HELD_MAX:
+            t.held.append(r)
+            return
+        release(t, inside)
+        plain(t, r)
+
+    def in_window(t, r):
+        kind, f, d, flags, dur = r
+        w, irq, entry = t.win[1], more_interrupted(flags, t.win[2]), kind == 'funcgraph_entry'
+        if t.win[0] == 'return':
+            if d > w or (d == w and irq):
+                return hold(t, r, True)
+            if d == w and not entry:
+                # the call's duration holds the interrupt and its calls: inside; else after it
+                need = held_time(t.held, w) + t.st[max(t.st)].child_ns
+                holding.discard(t)
+                held, t.win, t.held = t.held, None, []
+                if dur is None or dur >= need:
+                    for h in held:
+                        plain(t, h, 1)
+                    return plain(t, r)
+                plain(t, r)
+                for h in held:
+                    plain(t, h)
+                return
+        elif t.call is None:
+            if d > w:
+                return hold(t, r, False)
+            if d == w and entry and not irq:
+                hold(t, r, False)
+                if t.win:
+                    t.call = len(t.held) - 1
+                return
+        else:
+            if d > w:
+                return hold(t, r, True)
+            if d == w and not entry and f == t.held[t.call][1]:
+                c, held = t.call, t.held
+                if dur is None or dur >= held_time(held[:c], w + 1) + held_time(held[c + 1:], w + 1):
+                    release(t, True)
+                    return plain(t, r)
+                holding.discard(t)
+                t.win, t.held, t.call = None, [], None
+                for h in held[:c]:      # before the call: its caller's
+                    plain(t, h, -1)
+                for h in held[c:]:
+                    plain(t, h)
+                return plain(t, r)
+            release(t, True)
+            return plain(t, r)
+        release(t, False)
+        plain(t, r)
+
+    def record(t, r):
+        kind, f, d, flags, dur = r
+        if t.win:
+            return in_window(t, r)
+        st = t.st
+        if kind == 'funcgraph_entry' and st and t.flags is not None and \
+                not st[max(st)].lost and more_interrupted(flags, t.flags):
+            top = max(st)
+            if d in (top, top + 2):
+                t.win = ('return' if d == top else 'entry', d if d == top else d - 1, t.flags)
+                t.held = [r]
+                return
+        plain(t, r)
+
+    for line in lines:
+        lost = LOST.match(line)
+        if lost:
+            cpu = int(lost.group(1))
+            for t in tasks.values():
+                if t.cpu != cpu:
+                    continue
+                if t.win:
+                    release(t, False)
+                for fr in t.st.values():
+                    fr.lost = True
+            continue
+        m = HEAD.match(line)
+        if not m:
+            continue
+        events += 1
+        ev = m.group('event')
+        if ev not in ('funcgraph_entry', 'funcgraph_exit'):
+            continue
+        f = re.search(r'func=(\S+)', m.group('rest')).group(1)
+        d = int(re.search(r'depth=(\d+)', m.group('rest')).group(1))
+        times = re.search(r'calltime=(?:0x)?([0-9a-f]+) rettime=(?:0x)?([0-9a-f]+)', m.group('rest'))
+        dur = int(times.group(2), 16) - int(times.group(1), 16) if times else None
+        if ev == 'funcgraph_exit' and dur is not None:
+            timed[f] += 1
+            durations[f] += dur
+        pid = int(m.group('pid'))
+        cpu = int(m.group('cpu') or m.group('lcpu'))
+        task = pid if pid > 0 else ('idle', cpu)
+        t = tasks[task]
+        # another task on the CPU of a held interrupt: the interrupt is over
+        for o in [o for o in holding if o is not t and o.cpu == cpu]:
+            release(o, True)
+        t.cpu = cpu
+        record(t, (ev, f, d, int(m.group('flags') or '0', 16), dur))
+        if t.win:
+            holding.add(t)
+    for t in list(holding):     # the end of the trace
+        release(t, True)
+    return events, calls, edges, timed, durations
 
 
 def function_counts(lines):
@@ -115,18 +280,19 @@ def function_counts(lines):
         calls[f] += 1
         if p:
             edges[(p, f)] += 1
-    return events, calls, edges
+    return events, calls, edges, Counter(), Counter()
 
 
 def counts(path):
-    raw = run(['-R', path])
+    raw = run(['-R', '-l', path])
     tracer = 'function_graph' if any('funcgraph_' in l for l in raw[:5000]) or \
         any(' funcgraph_entry:' in l for l in raw) else 'function'
     if tracer == 'function_graph':
-        events, calls, edges = graph_counts(raw)
+        events, calls, edges, timed, durations = graph_counts(raw)
     else:
-        events, calls, edges = function_counts(run(['-O', 'parent=1', path]))
-    return {'tracer': tracer, 'events': events, 'calls': calls, 'edges': edges}
+        events, calls, edges, timed, durations = function_counts(run(['-O', 'parent=1', path]))
+    return {'tracer': tracer, 'events': events, 'calls': calls, 'edges': edges, 'timed': timed,
+            'durations': durations}
 
 
 def alias_key(path):

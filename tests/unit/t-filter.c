@@ -112,27 +112,32 @@ static void time_absolute(void)
 	struct kmag_filter *f = kmag_filter_new();
 	struct kmag_err err = { 0 };
 
-	/* seconds as report prints them; both ends are inside the window */
+	/*
+	 * seconds as report prints them, rounded to the microsecond: both ends
+	 * are inside the window, with the microsecond each stands for
+	 */
 	CHECK_EQ(kmag_filter_set_time(f, "29.5,29.75", &err), 0);
-	CHECK(!passes(f, 0, 1, 29499999999ull));
+	CHECK(!passes(f, 0, 1, 29499999499ull));
+	CHECK(passes(f, 0, 1, 29499999500ull));	/* printed as 29.500000 */
 	CHECK(passes(f, 0, 1, 29500000000ull));
-	CHECK(passes(f, 0, 1, 29750000000ull));
-	CHECK(!passes(f, 0, 1, 29750000001ull));
+	CHECK(passes(f, 0, 1, 29750000499ull));	/* printed as 29.750000 */
+	CHECK(!passes(f, 0, 1, 29750000500ull));
 	CHECK(!passes(f, 0, 1, KMAG_TS_NONE));	/* an event without a time */
 	CHECK_STREQ(kmag_filter_describe(f), "time 29.500000,29.750000");
 	kmag_filter_free(f);
 
 	f = kmag_filter_new();
 	CHECK_EQ(kmag_filter_set_time(f, "1.5,", &err), 0);	/* open end */
-	CHECK(!passes(f, 0, 1, 1499999999ull));
-	CHECK(passes(f, 0, 1, 1500000000ull));
+	CHECK(!passes(f, 0, 1, 1499999499ull));
+	CHECK(passes(f, 0, 1, 1499999500ull));
 	CHECK(passes(f, 0, 1, UINT64_MAX - 1));
 	kmag_filter_free(f);
 
 	f = kmag_filter_new();
 	CHECK_EQ(kmag_filter_set_time(f, ",2", &err), 0);	/* open start */
 	CHECK(passes(f, 0, 1, 0));
-	CHECK(!passes(f, 0, 1, 2000000001ull));
+	CHECK(passes(f, 0, 1, 2000000499ull));
+	CHECK(!passes(f, 0, 1, 2000000500ull));
 	kmag_filter_free(f);
 }
 
@@ -144,10 +149,10 @@ static void time_relative(void)
 	/* "+": counted from the first event the filter sees (here 10 s) */
 	CHECK_EQ(kmag_filter_set_time(f, "+0.5,+1", &err), 0);
 	CHECK(!passes(f, 0, 1, 10000000000ull));
-	CHECK(!passes(f, 0, 1, 10499999999ull));
-	CHECK(passes(f, 0, 1, 10500000000ull));
-	CHECK(passes(f, 0, 1, 11000000000ull));
-	CHECK(!passes(f, 0, 1, 11000000001ull));
+	CHECK(!passes(f, 0, 1, 10499999499ull));
+	CHECK(passes(f, 0, 1, 10499999500ull));
+	CHECK(passes(f, 0, 1, 11000000499ull));
+	CHECK(!passes(f, 0, 1, 11000000500ull));
 	CHECK_STREQ(kmag_filter_describe(f), "time +0.500000,+1.000000");
 	kmag_filter_free(f);
 

@@ -6,6 +6,7 @@
 
 struct got {
 	struct kmag_call c[16];
+	uint64_t slice[16][2];	/* kmag_replay_slice() of each */
 	int n;
 };
 
@@ -14,8 +15,10 @@ static int collect(void *ctx, const struct kmag_call *call, void *data,
 {
 	struct got *g = ctx;
 
-	if (call->func != KMAG_FUNC_NONE && g->n < 16)
+	if (call->func != KMAG_FUNC_NONE && g->n < 16) {
+		kmag_replay_slice(call, &g->slice[g->n][0], &g->slice[g->n][1]);
 		g->c[g->n++] = *call;
+	}
 	return 0;
 }
 
@@ -87,13 +90,20 @@ static void entry_without_exit_is_closed_by_a_sibling(void)
 	ev(r, ENTRY, 3, 0, 1, 10, NODUR);
 	ev(r, ENTRY, 3, 0, 2, 20, NODUR);	/* same depth: the first call's exit was lost */
 	ev(r, EXIT, 3, 0, 2, 25, 5);
-	/* an exit whose duration reaches back over a completed call is kept after it */
+	/*
+	 * an exit whose duration reaches back over a completed call: it starts
+	 * its duration before its exit (there is no earlier time than 0); its
+	 * slice on a timeline is kept after the call before it
+	 */
 	ev(r, EXIT, 3, 0, 7, 40, 100);
 	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
 	CHECK_EQ(g.n, 3);
 	check_call(&g.c[0], 1, 10, 20, KMAG_CALL_NO_EXIT);
 	check_call(&g.c[1], 2, 20, 25, 0);
-	check_call(&g.c[2], 7, 25, 40, KMAG_CALL_NO_ENTRY);
+	check_call(&g.c[2], 7, 0, 40, KMAG_CALL_NO_ENTRY);
+	CHECK_EQ(g.c[2].start_src, KMAG_START_EXIT);
+	CHECK_EQ(g.slice[2][0], 25);
+	CHECK_EQ(g.slice[2][1], 40);
 	kmag_replay_free(r);
 }
 
@@ -110,6 +120,50 @@ static void missing_entry_contains_its_children(void)
 	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
 	CHECK_EQ(g.n, 2);
 	check_call(&g.c[1], 1, 10, 30, KMAG_CALL_NO_ENTRY);
+	CHECK_EQ(g.c[1].start_src, KMAG_START_CALLS);
+	CHECK_EQ(g.c[0].start_src, KMAG_START_ENTRY);
+	kmag_replay_free(r);
+}
+
+static void starts_at_the_entry_and_lasts_the_kernels_duration(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_replay(&g);
+
+	/*
+	 * The ring buffer's timestamps and the kernel's durations (another
+	 * clock) disagree: a { b c }. b's entry is at 110, the kernel measured
+	 * 10 for it and its exit record came at 130; c's entry at 118 comes
+	 * before b's start + duration (120); a lasted 15 by its clock.
+	 */
+	ev(r, ENTRY, 2, 0, 1, 100, NODUR);
+	ev(r, ENTRY, 2, 1, 2, 110, NODUR);
+	ev(r, EXIT, 2, 1, 2, 130, 10);
+	ev(r, ENTRY, 2, 1, 3, 118, NODUR);
+	ev(r, EXIT, 2, 1, 3, 131, 5);
+	ev(r, EXIT, 2, 0, 1, 135, 15);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(g.n, 3);
+	/* start: the entry's timestamp; end: start + the kernel's duration; exit: the exit's */
+	check_call(&g.c[0], 2, 110, 120, 0);
+	CHECK_EQ(g.c[0].exit_ns, 130);
+	CHECK_EQ(g.c[0].duration, 10);
+	check_call(&g.c[1], 3, 118, 123, 0);
+	CHECK_EQ(g.c[1].exit_ns, 131);
+	check_call(&g.c[2], 1, 100, 115, 0);
+	CHECK_EQ(g.c[2].exit_ns, 135);
+	CHECK_EQ(g.c[2].start_src, KMAG_START_ENTRY);
+	CHECK_EQ(kmag_call_self(&g.c[2]), 0);	/* its calls outlast it by its clock */
+	/*
+	 * The slices nest: b as measured; c after b, its length kept; a around
+	 * both, widened past its own end.
+	 */
+	CHECK_EQ(g.slice[0][0], 110);
+	CHECK_EQ(g.slice[0][1], 120);
+	CHECK_EQ(g.slice[1][0], 120);
+	CHECK_EQ(g.slice[1][1], 125);
+	CHECK_EQ(g.slice[2][0], 100);
+	CHECK_EQ(g.slice[2][1], 125);
 	kmag_replay_free(r);
 }
 
@@ -131,6 +185,10 @@ static void works_without_timestamps(void)
 	CHECK_EQ(kmag_call_self(&g.c[1]), 5);
 	CHECK_EQ(g.c[0].parent_id, g.c[1].id);
 	CHECK_EQ(g.c[1].flags, 0);
+	CHECK_EQ(g.c[1].start_src, KMAG_START_NONE);
+	CHECK_EQ(g.c[1].start_ns, KMAG_TS_NONE);
+	CHECK_EQ(g.c[1].exit_ns, KMAG_TS_NONE);
+	CHECK_EQ(g.slice[1][0], KMAG_TS_NONE);
 	kmag_replay_free(r);
 }
 
@@ -357,6 +415,8 @@ const struct test_case replay_tests[] = {
 	{ "calls nest, lost exits and entries", nesting_and_gaps },
 	{ "a sibling ends a call whose exit is lost", entry_without_exit_is_closed_by_a_sibling },
 	{ "a call without its entry contains its children", missing_entry_contains_its_children },
+	{ "a call starts at its entry and lasts the kernel's duration; slices nest",
+	  starts_at_the_entry_and_lasts_the_kernels_duration },
 	{ "calls without timestamps keep the kernel's durations", works_without_timestamps },
 	{ "placeholders are named by their exits", placeholders_are_named_by_their_exits },
 	{ "an exit without its entry opens its callers", an_exit_without_entry_opens_its_callers },

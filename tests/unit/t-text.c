@@ -222,6 +222,65 @@ static void report_text_function(void)
 }
 
 /*
+ * The interrupt of fg-2cpu-v6.dat (dd-375, CPU 1, 138.262617) in the return
+ * window of __srcu_read_lock() (see t-replay-irq.c), in the two texts with
+ * context flags: it is nested into the call, which stays one call.
+ */
+static void check_nested_interrupt(struct loaded *l)
+{
+	CHECK(l->t);
+	CHECK_EQ(l->ret, 0);
+	CHECK_EQ(node(l, "__srcu_read_lock")->st.calls, 1);
+	CHECK_EQ(node(l, "__srcu_read_lock")->st.total_ns, 4729753);
+	CHECK_EQ(node(l, "__srcu_read_lock")->st.self_ns, 4729753 - 3427 - 5000);
+	CHECK_EQ(edge_calls(l, "__srcu_read_lock", "irq_enter_rcu"), 1);
+	CHECK_EQ(edge_calls(l, "__srcu_read_lock", "__sysvec_apic_timer_interrupt"), 1);
+	CHECK_EQ(edge_calls(l, "tomoyo_check_open_permission", "irq_enter_rcu"), 0);
+	CHECK_EQ(kmag_cg_summary(l->cg)->incomplete_calls, 0);
+}
+
+static void latency_flags_text(void)
+{
+	/* the kernel's trace file with options/latency-format */
+	static const char text[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		"#      _-----=> irqs-off\n"
+		"#     / _----=> need-resched\n"
+		"#    | / _---=> hardirq/softirq\n"
+		"#    || / _--=> preempt-depth\n"
+		"#    ||| /\n"
+		"# CPU||||     DURATION                  FUNCTION CALLS\n"
+		"# |  ||||      |   |                     |   |   |   |\n"
+		" 1)  ...1. |               |  tomoyo_check_open_permission() {\n"
+		" 1)  ...1. |               |    __srcu_read_lock() {\n"
+		" 1)  d..2. |   3.427 us    |    irq_enter_rcu();\n"
+		" 1)  d.h2. |   5.000 us    |    __sysvec_apic_timer_interrupt();\n"
+		" 1)  .N... | # 4729.753 us |    }\n"
+		" 1)  .N... | # 4744.010 us |  }\n";
+	/* `trace-cmd report -l`: the CPU and the flags in one column */
+	static const char report[] =
+		"cpus=2\n"
+		"      dd-375     1...1.   138.262615: funcgraph_entry:                   |  tomoyo_check_open_permission() {\n"
+		"      dd-375     1...1.   138.262617: funcgraph_entry:                   |    __srcu_read_lock() {\n"
+		"      dd-375     1d..2.   138.265497: funcgraph_entry:        3.427 us   |    irq_enter_rcu();\n"
+		"      dd-375     1d.h2.   138.265501: funcgraph_entry:        5.000 us   |    __sysvec_apic_timer_interrupt();\n"
+		"      dd-375     1.N...   138.267345: funcgraph_exit:       # 4729.753 us |    }\n"
+		"      dd-375     1.N...   138.267358: funcgraph_exit:       # 4744.010 us |  }\n";
+	struct loaded l;
+
+	load(&l, "fg-lat.txt", text);
+	check_nested_interrupt(&l);
+	unload(&l);
+	load(&l, "report-l.txt", report);
+	check_nested_interrupt(&l);
+	CHECK_EQ(kmag_trace_info(l.t)->format, KMAG_INPUT_REPORT_TEXT);
+	CHECK_EQ(kmag_trace_info(l.t)->first_ts, 138262615000ull);
+	CHECK_STREQ(kmag_trace_comm(l.t, 375), "dd");
+	unload(&l);
+}
+
+/*
  * A damaged line (a byte that is not UTF-8, a NUL, a line that is no
  * event) is skipped and recorded, the rest read; strict reading stops
  * there; text that is mostly not text is refused as binary.
@@ -296,6 +355,7 @@ const struct test_case text_tests[] = {
 	{ "ftrace_graph_text_options", ftrace_graph_text_options },
 	{ "report_text", report_text },
 	{ "report_text_function", report_text_function },
+	{ "latency flags in the kernel's text and trace-cmd report -l", latency_flags_text },
 	{ "bad_text", bad_text },
 	TEST_LIST_END,
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# consistency.py REPORT.json FOLDED_TIME FOLDED_CALLS CHROME.json|- SLOWEST.json
+# consistency.py [--no-ctx] REPORT.json FOLDED_TIME FOLDED_CALLS CHROME.json|- SLOWEST.json
 #
 # Checks that four views of one function_graph trace count the same calls
 # and the same time for every function. Each view is rebuilt here from its
@@ -8,6 +8,15 @@
 #   folded stacks (time)    a line's weight is the self time of that call path:
 #                           per function, the lines ending in it sum to its self time
 #   folded stacks (calls)   the same with call counts: they sum to its calls
+#   folded stacks (time)    the lines holding a function (once a line: a recursion's
+#                           outermost call) sum to its total time, when none of its
+#                           calls is incomplete: every call's time is its self time
+#                           and its calls' (the kernel's durations, one clock).
+#                           --no-ctx: not compared. The input has no context flags
+#                           (text without the latency-format column), so an
+#                           interrupt in a call's entry or return window cannot be
+#                           nested into the call (include/kmag/replay.h): it splits
+#                           the call, whose calls may then outlast it
 #   export -F chrome        one "X" slice per call on its task's track; a slice
 #                           marked "exit not in the trace" has no duration;
 #                           nesting gives each call its caller; total time counts
@@ -28,15 +37,16 @@ def load_report(path):
             for f in doc["functions"]}
 
 
-def load_folded(path):
-    per_leaf = defaultdict(int)
+def load_folded(path, inclusive=False):
+    per_func = defaultdict(int)
     for line in open(path):
         line = line.rstrip("\n")
         if not line:
             continue
         stack, weight = line.rsplit(" ", 1)
-        per_leaf[stack.split(";")[-1]] += int(weight)
-    return per_leaf
+        for name in set(stack.split(";")) if inclusive else [stack.split(";")[-1]]:
+            per_func[name] += int(weight)
+    return per_func
 
 
 def ns(us):
@@ -107,7 +117,7 @@ def compare(what, a, b, names, errors):
         errors.append(f"{what}: {n}: {a.get(n, 0)} != {b.get(n, 0)}")
 
 
-def main(report_p, ftime_p, fcalls_p, chrome_p, slowest_p):
+def main(report_p, ftime_p, fcalls_p, chrome_p, slowest_p, no_ctx=False):
     rep = load_report(report_p)
     names = set(rep)
     r_calls = {n: v[0] for n, v in rep.items()}
@@ -115,6 +125,10 @@ def main(report_p, ftime_p, fcalls_p, chrome_p, slowest_p):
     r_self = {n: v[2] for n, v in rep.items()}
     errors = []
     compare("flame self time vs report", load_folded(ftime_p), r_self, names, errors)
+    complete = set() if no_ctx else \
+        {f["name"] for f in json.load(open(report_p))["functions"] if not f["incomplete"]}
+    compare("flame total time (the stacks holding a function) vs report",
+            load_folded(ftime_p, inclusive=True), r_total, complete, errors)
     compare("flame calls vs report", load_folded(fcalls_p), r_calls, names, errors)
     if chrome_p != "-":     # "-": the trace has no timestamps, so no timeline
         c_calls, c_total, c_self = load_chrome(chrome_p)
@@ -131,6 +145,8 @@ def main(report_p, ftime_p, fcalls_p, chrome_p, slowest_p):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
+    no_ctx = sys.argv[1:2] == ["--no-ctx"]
+    args = sys.argv[1 + no_ctx:]
+    if len(args) != 5:
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    main(*args, no_ctx=no_ctx)
