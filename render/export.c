@@ -47,7 +47,7 @@ int kmag_export_edges_csv(FILE *out, const struct kmag_export *x)
 		fprintf(out, ",%" PRIu64, e->st.calls);
 		if (has_time && e->st.timed)
 			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-				e->st.total_ns, e->st.self_ns, e->st.total_ns / e->st.timed,
+				e->st.total_ns, e->st.self_ns, e->st.sum_ns / e->st.timed,
 				e->st.min_ns, e->st.max_ns);
 		else
 			fputs(",,,,,", out);

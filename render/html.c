@@ -54,12 +54,14 @@ static long file_index(struct files *f, const char *name)
 
 struct column {
 	const char *key;
-	enum { COL_CALLS, COL_TOTAL, COL_SELF, COL_MAX, COL_TIMED, COL_INC } what;
+	enum { COL_CALLS, COL_TOTAL, COL_SELF, COL_MAX, COL_TIMED, COL_INC, COL_SUM } what;
 };
 
+/* (edges take the first two: calls and total) */
 static const struct column node_cols[] = {
 	{ "calls", COL_CALLS }, { "total", COL_TOTAL }, { "self", COL_SELF },
 	{ "max", COL_MAX },     { "timed", COL_TIMED }, { "inc", COL_INC },
+	{ "sum", COL_SUM },
 };
 
 static uint64_t col_value(const struct kmag_cg_stats *st, int what)
@@ -75,6 +77,8 @@ static uint64_t col_value(const struct kmag_cg_stats *st, int what)
 		return st->max_ns;
 	case COL_TIMED:
 		return st->timed;
+	case COL_SUM:
+		return st->sum_ns;
 	default:
 		return st->incomplete;
 	}

@@ -365,6 +365,11 @@ static void json_function(FILE *out, const struct kmag_report *r, uint32_t node,
 	json_time(out, "total_ns", &nd->st, KMAG_SORT_TOTAL, has_time);
 	json_time(out, "self_ns", &nd->st, KMAG_SORT_SELF, has_time);
 	json_time(out, "avg_ns", &nd->st, KMAG_SORT_AVG, has_time);
+	fputs(", \"sum_ns\": ", out);
+	if (!has_time || !nd->st.timed)
+		fputs("null", out);
+	else
+		put_u64(out, nd->st.sum_ns);
 	json_time(out, "min_ns", &nd->st, KMAG_SORT_MIN, has_time);
 	json_time(out, "max_ns", &nd->st, KMAG_SORT_MAX, has_time);
 	fprintf(out, ", \"incomplete\": %" PRIu64, nd->st.incomplete);

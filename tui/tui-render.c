@@ -260,7 +260,7 @@ static void funcs_row(struct tui *t, size_t i, struct tui_line *l, int cols, uin
 	const struct kmag_cg_node *n = &kmag_cg_nodes(t->d.cg)[t->order[i]];
 	const struct kmag_cg_stats *s = &n->st;
 	char calls[24], a[24], b[24], c[24];
-	uint64_t avg = s->timed ? s->total_ns / s->timed : KMAG_DURATION_NONE;
+	uint64_t avg = s->timed ? s->sum_ns / s->timed : KMAG_DURATION_NONE;
 	const char *v[] = { calls, dur(s->total_ns, a, sizeof(a)), dur(s->self_ns, b, sizeof(b)),
 			    dur(avg, c, sizeof(c)), tui_node_name(t, t->order[i]) };
 	struct cell cells[5];

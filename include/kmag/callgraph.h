@@ -36,6 +36,8 @@ struct kmag_cg_stats {
 	uint64_t min_ns;	/* shortest timed call (UINT64_MAX when timed == 0) */
 	uint64_t max_ns;	/* longest timed call */
 	uint64_t incomplete;	/* calls missing their entry, exit or caller */
+	uint64_t sum_ns;	/* durations of all timed calls, recursive ones included:
+				   the mean call (Avg) is sum_ns / timed */
 };
 
 enum kmag_cg_edge_flags {

@@ -33,7 +33,11 @@ int kmag_sort_key_parse(const char *s, enum kmag_sort_key *out);
 /* The accepted names, comma separated; a static string. */
 const char *kmag_sort_key_names(void);
 
-/* Value of @key for stats @st (avg = total / timed); 0 where undefined. */
+/*
+ * Value of @key for stats @st (avg: the mean of the timed calls, recursive
+ * ones included, sum_ns / timed; total counts a recursion's outermost call
+ * only); 0 where undefined.
+ */
 uint64_t kmag_stats_value(const struct kmag_cg_stats *st, enum kmag_sort_key key);
 
 /*

@@ -66,6 +66,7 @@ static inline void stats_init(struct kmag_cg_stats *s)
 static inline void stats_time(struct kmag_cg_stats *s, uint64_t dur)
 {
 	s->timed++;
+	s->sum_ns += dur;
 	if (dur < s->min_ns)
 		s->min_ns = dur;
 	if (dur > s->max_ns)
@@ -77,6 +78,7 @@ static inline void stats_merge(struct kmag_cg_stats *d, const struct kmag_cg_sta
 	d->calls += s->calls;
 	d->timed += s->timed;
 	d->total_ns += s->total_ns;
+	d->sum_ns += s->sum_ns;
 	d->self_ns += s->self_ns;
 	d->incomplete += s->incomplete;
 	if (s->min_ns < d->min_ns)

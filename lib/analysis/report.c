@@ -44,7 +44,7 @@ uint64_t kmag_stats_value(const struct kmag_cg_stats *st, enum kmag_sort_key key
 	case KMAG_SORT_SELF:
 		return st->self_ns;
 	case KMAG_SORT_AVG:
-		return st->timed ? st->total_ns / st->timed : 0;
+		return st->timed ? st->sum_ns / st->timed : 0;
 	case KMAG_SORT_MAX:
 		return st->max_ns;
 	case KMAG_SORT_MIN:

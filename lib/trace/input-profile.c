@@ -58,6 +58,24 @@ static bool get_stats(json_t *o, struct kmag_cg_stats *st)
 	    !get_u64(o, "incomplete", false, &st->incomplete))
 		return false;
 	st->min_ns = st->timed ? min : UINT64_MAX;
+	/*
+	 * All timed calls' durations (the mean's numerator): a function's
+	 * sum_ns, else (a report before it had one) avg_ns times its timed
+	 * calls, which gives back the same mean; an edge counts every call in
+	 * its total.
+	 */
+	if (json_object_get(o, "sum_ns")) {
+		if (!get_u64(o, "sum_ns", true, &st->sum_ns))
+			return false;
+	} else if (json_object_get(o, "avg_ns")) {
+		uint64_t avg;
+
+		if (!get_u64(o, "avg_ns", true, &avg))
+			return false;
+		st->sum_ns = avg * st->timed;
+	} else {
+		st->sum_ns = st->total_ns;
+	}
 	return st->timed <= st->calls;
 }
 

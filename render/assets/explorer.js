@@ -69,7 +69,8 @@
 	// (the page leaves out columns that would hold only zeros)
 	function irq(e) { return D.edge.irq ? D.edge.irq[e] : 0; }
 	function heatValue(v) { return D.hasTime ? D.fn.total[v] : D.fn.calls[v]; }
-	function avg(st, v) { return st.timed[v] ? st.total[v] / st.timed[v] : 0; }
+	/* the mean call: all timed calls, a recursion's inner ones too (total counts its outermost) */
+	function avg(st, v) { return st.timed[v] ? st.sum[v] / st.timed[v] : 0; }
 	// hits of kprobes/uprobes on the function (recorded next to a function tracer)
 	function probeHits(v) { return D.fn.probe ? D.fn.probe[v] : 0; }
 	function source(v) {

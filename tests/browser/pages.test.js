@@ -276,6 +276,24 @@ async function testProbes(ctx) {
 	await page.close();
 }
 
+// f 10 us calling f 4 us: total 10 us (the outer call holds the inner), avg 7 us (the mean)
+async function testRecursionAvg(ctx) {
+	const txt = path.join(work, "recursion.txt"), html = path.join(work, "recursion.html");
+	fs.writeFileSync(txt, ["# tracer: function_graph", "#",
+		" 0)    cat-7    |               |  f() {",
+		" 0)    cat-7    |   4.000 us    |    f();",
+		" 0)    cat-7    | + 10.000 us   |  }", ""].join("\n"));
+	kmag(["html", "-o", html, "--focus", "f", txt]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	await focusIs(page, "f", "the recursive function is in focus");
+	const stats = await text(page, "#details-stats");
+	ok(/total\s*10\.000 us/.test(stats) && /avg\s*7\.000 us/.test(stats),
+	   "a recursive function: total of its outermost call, avg the mean of its calls", stats);
+	ok(problems.length === 0, "no errors on the recursion page", problems.join("\n"));
+	await page.close();
+}
+
 async function testDiff(ctx) {
 	const html = path.join(work, "diff.html");
 	kmag(["diff", "-F", "html", "-o", html, process.env.FIXTURE_FG_BASE, process.env.FIXTURE_FG]);
@@ -354,6 +372,7 @@ async function main() {
 		await testHostile(ctx);
 		await testLost(ctx);
 		await testProbes(ctx);
+		await testRecursionAvg(ctx);
 		await testDiff(ctx);
 		await testFlame(ctx);
 		await testCalls({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL, writeEvilTrace }, ctx);

@@ -1,7 +1,7 @@
 #!/bin/bash
-# kmag report on every real-kernel fixture: per-function call counts and
-# caller->callee edge counts equal those recomputed from trace-cmd's own
-# decoding, interrupts in a call's windows
+# kmag report on every real-kernel fixture: per-function call counts,
+# caller->callee edge counts, timed calls and their mean (Avg) equal those
+# recomputed from trace-cmd's own decoding, interrupts in a call's windows
 # placed by the kernel's durations (tests/oracle/tracecmd_counts.py; 6.19's
 # fgraph_retaddr_entry records it does not read), and kmag's built-in reader
 # agrees with the libtracecmd reference reader on events, calls, edges, times.

@@ -4,7 +4,8 @@
 # trace (it records no durations) with one line and exit 1, as visualize
 # --heat total does (issue 18, defect 7: --sort total sorted by nothing and
 # --slowest printed its message on stdout with exit 0). Calls, incomplete and
-# name sorting work on every trace. Also: --callers -n N says what it cut.
+# name sorting work on every trace. Also: --callers -n N says what it cut, and
+# a recursive function's Avg is the mean of its calls.
 . "$(dirname "$0")/lib.sh"
 FN=$TRACES/fn-filtered.dat
 FG=$TRACES/fg-filtered.dat
@@ -31,4 +32,19 @@ all=$("$KMAG" report --callers _raw_spin_lock --limit 0 "$FG" | grep -vc '^#')
 t_grep "the cut is said" "^# \.\.\. $((all - 2)) more callers \(use --limit 0 to see all\)" "$T/out"
 t_exit "--callees --limit 0 shows all" 0 "$KMAG" report --callees vfs_write --limit 0 "$FG"
 t_nogrep "no cut, no footer" 'more callees' "$T/out"
+
+# Avg is the mean of all calls, Total the outermost call of a recursion (issue 23):
+# f 10 us calling f 4 us is 2 calls, Total 10 us, Avg 7 us (not 10 / 2)
+printf '# tracer: function_graph\n#\n%s\n%s\n%s\n' \
+	' 0)    cat-7    |               |  f() {' \
+	' 0)    cat-7    |   4.000 us    |    f();' \
+	' 0)    cat-7    | + 10.000 us   |  }' >"$T/rec.txt"
+t_exit "recursion: report" 0 "$KMAG" report "$T/rec.txt"
+t_grep "text: Total 10 us, Avg 7 us" '^ +2 +10\.000 us +10\.000 us +7\.000 us +10\.000 us +0  f$' "$T/out"
+t_exit "recursion: csv" 0 "$KMAG" report -F csv "$T/rec.txt"
+t_grep "csv: total_ns 10000, avg_ns 7000" '^f,2,10000,10000,7000,4000,10000,0,$' "$T/out"
+t_exit "recursion: json" 0 "$KMAG" report -F json "$T/rec.txt"
+t_eq "json: total_ns 10000, avg_ns 7000, sum_ns 14000" "10000 7000 14000" \
+	"$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["functions"][0]; print(f["total_ns"], f["avg_ns"], f["sum_ns"])' "$T/out")"
+t_exit "recursion: --sort avg" 0 "$KMAG" report --sort avg "$T/rec.txt"
 t_done

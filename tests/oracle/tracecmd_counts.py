@@ -31,6 +31,10 @@ window ends as the records came at lost events, and with the records
 nested as the depths say when another task runs on its CPU or the trace
 ends. This is the documented semantics of kmag's model, implemented
 here separately for cross-checking.
+
+Every funcgraph_exit record is one timed call of its function, lasting
+rettime - calltime: per function, the number of timed calls and the mean
+(kmag's avg_ns, the mean of all its calls, a recursion's inner ones too).
 """
 import json
 import re
@@ -329,6 +333,21 @@ def compare(kmag_json, path):
         a, b = kcalls.get(name, 0), rcalls.get(name, 0)
         if a != b:
             problems.append('calls of %s: kmag %d, trace-cmd %d' % (name, a, b))
+    # the mean of all timed calls (names that share an address: compare their sums)
+    ktimed = by_key(((f['name'], f['timed']) for f in got['functions']), key)
+    ksum = by_key(((f['name'], f.get('sum_ns') or 0) for f in got['functions']), key)
+    kavg = {key(f['name']): f['avg_ns'] for f in got['functions'] if f['timed']}
+    rtimed = by_key(ref['timed'].items(), key)
+    rsum = by_key(ref['durations'].items(), key)
+    for name in set(ktimed) | set(rtimed):
+        n = rtimed.get(name, 0)
+        if ktimed.get(name, 0) != n:
+            problems.append('timed calls of %s: kmag %d, trace-cmd %d' % (name, ktimed.get(name, 0), n))
+        elif ksum.get(name, 0) != rsum.get(name, 0):
+            problems.append('durations of %s: kmag %d ns, trace-cmd %d ns' %
+                            (name, ksum.get(name, 0), rsum.get(name, 0)))
+        if n and kavg.get(name) != rsum[name] // n:
+            problems.append('avg of %s: kmag %s, trace-cmd %d' % (name, kavg.get(name), rsum[name] // n))
     kedges = by_key((((e['caller'], e['callee']), e['calls']) for e in got['edges']),
                     lambda e: (key(e[0]), key(e[1])))
     redges = by_key(ref['edges'].items(), lambda e: (key(e[0]), key(e[1])))

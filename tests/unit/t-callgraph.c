@@ -3,6 +3,7 @@
  * Call-graph reconstruction from hand-written event sequences.
  */
 #include "kmag/callgraph.h"
+#include "kmag/report.h"
 #include "test.h"
 
 struct fixture {
@@ -309,6 +310,9 @@ static void graph_recursion(void)
 	CHECK_EQ(node(&f, "walk")->st.total_ns, 100);
 	CHECK_EQ(node(&f, "walk")->st.self_ns, 100);	/* 70 + 30 */
 	CHECK_EQ(edge(&f, "walk", "walk")->st.calls, 1);
+	/* the mean call is (100 + 30) / 2, not the outermost-only total over both calls */
+	CHECK_EQ(node(&f, "walk")->st.sum_ns, 130);
+	CHECK_EQ(kmag_stats_value(&node(&f, "walk")->st, KMAG_SORT_AVG), 65);
 	teardown(&f);
 }
 

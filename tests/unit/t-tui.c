@@ -40,9 +40,9 @@ struct fx {
 static char text[ROWS][COLS + 1];
 static struct tui_line lines[ROWS];
 
-static void setup(struct fx *f)
+static void setup_text(struct fx *f, const char *trace)
 {
-	const char *path = write_tmp("tui.txt", nested, strlen(nested));
+	const char *path = write_tmp("tui.txt", trace, strlen(trace));
 	struct kmag_err err = { 0 };
 
 	f->t = kmag_trace_open(path, NULL, &err);
@@ -57,6 +57,11 @@ static void setup(struct fx *f)
 	f->tui = tui_new(&(struct tui_data){ .cg = f->cg, .st = kmag_trace_symtab(f->t),
 					     .trace = f->t, .sample = f->keep, .title = "t.txt" });
 	CHECK(f->tui);
+}
+
+static void setup(struct fx *f)
+{
+	setup_text(f, nested);
 }
 
 static void teardown(struct fx *f)
@@ -330,6 +335,27 @@ static void narrow_and_untimed(void)
 	teardown(&f);
 }
 
+/* f 10 us calling f 4 us: Total 10 us (the outer call holds the inner), Avg 7 us (the mean). */
+static void recursion_average(void)
+{
+	static const char recursion[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		" 0)    cat-7    |               |  f() {\n"
+		" 0)    cat-7    |   4.000 us    |    f();\n"
+		" 0)    cat-7    | + 10.000 us   |  }\n";
+	struct fx f;
+
+	setup_text(&f, recursion);
+	render(&f, ROWS, COLS);
+	CHECK_STREQ(last_word(0), "f");
+	CHECK(strstr(text[1], "Avg"));
+	CHECK(strstr(text[2], "10.000 us"));
+	CHECK(strstr(text[2], "7.000 us"));
+	CHECK(!strstr(text[2], "5.000 us"));
+	teardown(&f);
+}
+
 const struct test_case tui_tests[] = {
 	{ "table_sorts", table_sorts },
 	{ "callers_and_callees", callers_and_callees },
@@ -337,5 +363,6 @@ const struct test_case tui_tests[] = {
 	{ "search", search },
 	{ "help_and_resize", help_and_resize },
 	{ "narrow_and_untimed", narrow_and_untimed },
+	{ "the average of a recursive function is the mean of its calls", recursion_average },
 	TEST_LIST_END,
 };

@@ -5,8 +5,9 @@
   merge-sums.py sums MERGED.json REPORT.json...
       MERGED must hold exactly the sums of the REPORTs (`kmag report
       --format json --limit 0` of each input): per function and per call edge
-      calls, timed calls, total, self and incomplete summed, min the minimum,
-      max the maximum; events, incomplete calls, other events summed; one
+      calls, timed calls, total, self, the durations of all timed calls
+      (sum_ns) and incomplete summed, min the minimum, max the maximum, avg
+      the mean of all timed calls (sum_ns / timed); events, incomplete calls, other events summed; one
       source per report, with its name and kernel.
   merge-sums.py same A.json B.json
       A and B hold the same profile, whatever the order of their lists.
@@ -18,13 +19,14 @@ import json
 import sys
 
 SUMS = ('calls', 'timed', 'total_ns', 'self_ns', 'incomplete')
+FN_SUMS = SUMS + ('sum_ns',)     # functions only: edges count every call in total_ns
 
 
-def add(acc, row):
+def add(acc, row, keys=SUMS):
     if acc is None:
-        acc = {k: 0 for k in SUMS}
+        acc = {k: 0 for k in keys}
         acc.update(min_ns=None, max_ns=None, interrupt=False)
-    for k in SUMS:
+    for k in keys:
         acc[k] += row[k] or 0          # null: no timed call
     if row['timed']:
         acc['min_ns'] = row['min_ns'] if acc['min_ns'] is None else min(acc['min_ns'], row['min_ns'])
@@ -34,9 +36,9 @@ def add(acc, row):
 
 
 def view(row, is_edge):
-    keys = SUMS + ('min_ns', 'max_ns') + (('interrupt',) if is_edge else ())
+    keys = (SUMS if is_edge else FN_SUMS) + ('min_ns', 'max_ns') + (('interrupt',) if is_edge else ())
     v = {k: row.get(k) for k in keys}
-    for k in ('total_ns', 'self_ns'):
+    for k in ('total_ns', 'self_ns') + (() if is_edge else ('sum_ns',)):
         v[k] = v[k] or 0
     if not row['timed']:
         v['min_ns'] = v['max_ns'] = None
@@ -61,7 +63,7 @@ def sums(merged, reports):
     for r in reports:
         assert r['complete'], 'a report with --limit 0 is complete'
         for f in r['functions']:
-            fn[f['name']] = add(fn.get(f['name']), f)
+            fn[f['name']] = add(fn.get(f['name']), f, FN_SUMS)
         for e in r['edges']:
             k = (e['caller'], e['callee'])
             ed[k] = add(ed.get(k), e)
@@ -80,8 +82,8 @@ def sums(merged, reports):
         if merged[k] != want:
             errors.append(f'{k}: expected {want}, got {merged[k]}')
     for f in merged['functions']:
-        if f['timed'] and abs(f['avg_ns'] - f['total_ns'] / f['timed']) > 1:
-            errors.append(f"avg of {f['name']}: {f['avg_ns']} is not total/timed")
+        if f['timed'] and f['avg_ns'] != fn[f['name']]['sum_ns'] // f['timed']:
+            errors.append(f"avg of {f['name']}: {f['avg_ns']} is not the mean of its timed calls")
     want_src = sorted((s['name'], s['kernel'], s['calls']) for r in reports for s in r['sources'])
     got_src = sorted((s['name'], s['kernel'], s['calls']) for s in merged['sources'])
     if want_src != got_src:
