@@ -579,16 +579,22 @@ static int begin_open(struct kmag_perfetto *p, const struct kmag_call *call, str
 	return d->begun ? 0 : write_begin(p, call, d, ts);
 }
 
+/*
+ * Slices begin and end where the replay's timeline has them
+ * (kmag_replay_slice(): nested, the kernel's durations where the clocks agree).
+ */
 static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag_perfetto *p = ctx;
+	uint64_t start, end;
 
 	(void)parent, (void)parent_data;
+	kmag_replay_slice(call, &start, &end);
 	/* a placeholder begins with the first call it makes, or when it ends */
-	if (call->func == KMAG_FUNC_NONE || call->start_ns == KMAG_TS_NONE)
+	if (call->func == KMAG_FUNC_NONE || start == KMAG_TS_NONE)
 		return 0;
-	return begin_open(p, call, data, call->start_ns);
+	return begin_open(p, call, data, start);
 }
 
 static const char *incomplete_reason(uint8_t flags)
@@ -629,17 +635,14 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 {
 	struct kmag_perfetto *p = ctx;
 	struct call_data *d = data;
-	uint64_t end = call->end_ns, uuid;
+	uint64_t start, end, uuid;
 	struct track *tk;
 	int ret;
 
 	(void)parent, (void)parent_data;
-	if (!d->begun) {
-		uint64_t start = call->start_ns != KMAG_TS_NONE ? call->start_ns : end;
-
-		if ((ret = begin_open(p, call, d, start)))
-			return ret;
-	}
+	kmag_replay_slice(call, &start, &end);
+	if (!d->begun && (ret = begin_open(p, call, d, start != KMAG_TS_NONE ? start : end)))
+		return ret;
 	if (end == KMAG_TS_NONE && call->duration != KMAG_DURATION_NONE)
 		end = d->begin_ts + call->duration;
 	if (!(tk = track_of(p, call->pid, call->cpu, &uuid)))

@@ -238,7 +238,9 @@ void *kmag_replay_open_data(const struct kmag_replay *r, size_t i,
  * During a leave hook, the slice of @call (the hook's own pointer) on a
  * timeline: [start, end] moved later and widened just enough that slices
  * nest, for views that draw calls as intervals (the Chrome and Perfetto
- * exports). A call starts no earlier than its caller's slice and its
+ * exports). During its enter hook, where the slice of a call with its entry
+ * starts (it does not move later), *end KMAG_TS_NONE: a writer that streams
+ * begins and ends can begin it there. A call starts no earlier than its caller's slice and its
  * previous sibling's (on its task: the previous outermost call's), and no
  * later than the first call it made; it ends no earlier than its start and
  * the calls it made. Moved later, a call seen whole keeps its length, one

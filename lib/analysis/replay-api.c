@@ -92,6 +92,11 @@ void kmag_replay_slice(const struct kmag_call *call, uint64_t *start, uint64_t *
 	const struct frame *f = (const struct frame *)((const char *)call -
 						       offsetof(struct frame, call));
 
-	*start = f->tl_lo;
-	*end = f->tl_hi;
+	if (f->flags & FR_LEFT) {
+		*start = f->tl_lo;
+		*end = f->tl_hi;
+	} else {	/* an enter hook: where a call with its entry begins */
+		*start = call->start_ns != KMAG_TS_NONE ? f->tl_lo : KMAG_TS_NONE;
+		*end = KMAG_TS_NONE;
+	}
 }

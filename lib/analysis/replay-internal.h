@@ -15,7 +15,10 @@
 #define MAX_HOLDING 8		/* tasks holding at once (more: replayed as they come) */
 #define IRQ_CTX (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI)
 
-enum { FR_PLACEHOLDER = 1u << 0 };
+enum {
+	FR_PLACEHOLDER = 1u << 0,
+	FR_LEFT = 1u << 1,		/* its leave hooks run: tl_lo, tl_hi are its slice */
+};
 
 /*
  * A call on a task's stack. The tl_* fields make its slice on a timeline
@@ -28,7 +31,8 @@ struct frame {
 	struct kmag_call call;
 	uint64_t active;	/* bloom set of the functions of this frame and all below */
 	uint64_t tl_lo;		/* open: earliest start inside its caller, after its previous
-				   sibling; once left: its slice's start */
+				   sibling, and (with its entry) its slice's start; once
+				   left: its slice's start */
 	uint64_t tl_hi;		/* open: latest end of its calls' slices, 0 = none; once
 				   left: its slice's end */
 	uint64_t tl_first;	/* slice start of the first call it made, UINT64_MAX = none */

@@ -134,7 +134,7 @@ static void frame_slice(struct frame *f)
 		return;
 	}
 	if (s < f->tl_lo) {
-		/* seen whole, it keeps its length; without its entry it is cut */
+		/* moved later, a call seen whole keeps its length; one without its entry is cut */
 		if (e != KMAG_TS_NONE && !(c->flags & KMAG_CALL_NO_ENTRY))
 			e += f->tl_lo - s;
 		s = f->tl_lo;
@@ -182,6 +182,7 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 		c->end_ns = exit_ts;
 	}
 	frame_slice(f);
+	f->flags |= FR_LEFT;
 	if ((flags & KMAG_CALL_NO_EXIT) && !(f->flags & FR_PLACEHOLDER))
 		r->st.unfinished_entries++;	/* a placeholder had no entry to finish */
 	/* an enclosing call that is not its caller (levels are missing) still ran it */
@@ -268,6 +269,9 @@ static inline __attribute__((always_inline)) int graph_entry(struct kmag_replay 
 		return -ENOMEM;
 	f->call.start_ns = start;
 	f->call.start_src = start != KMAG_TS_NONE ? start_src : KMAG_START_NONE;
+	/* its slice starts here, inside its caller's and after its sibling's */
+	if (start != KMAG_TS_NONE && start > f->tl_lo)
+		f->tl_lo = start;
 	f->call.ctx = ev->ctx;
 	f->call.caller = ev->parent;
 	f->call.caller_off = ev->parent_off;

@@ -125,10 +125,30 @@ static void missing_entry_contains_its_children(void)
 	kmag_replay_free(r);
 }
 
+/* The slice start each call has in its enter hook (a streaming writer begins there). */
+static uint64_t enter_slice[8];
+
+static int slice_at_enter(void *ctx, const struct kmag_call *call, void *data,
+			  const struct kmag_call *parent, void *parent_data)
+{
+	uint64_t start, end;
+
+	kmag_replay_slice(call, &start, &end);
+	CHECK_EQ(end, KMAG_TS_NONE);
+	if (call->func < 8)
+		enter_slice[call->func] = start;
+	return 0;
+}
+
 static void starts_at_the_entry_and_lasts_the_kernels_duration(void)
 {
+	static const struct kmag_replay_ops enter_ops = { .enter = slice_at_enter };
 	struct got g = { .n = 0 };
-	struct kmag_replay *r = new_replay(&g);
+	struct kmag_replay *r = kmag_replay_new();
+
+	CHECK(r);
+	CHECK_EQ(kmag_replay_subscribe(r, &collect_ops, &g), 0);
+	CHECK_EQ(kmag_replay_subscribe(r, &enter_ops, NULL), 0);
 
 	/*
 	 * The ring buffer's timestamps and the kernel's durations (another
@@ -164,6 +184,10 @@ static void starts_at_the_entry_and_lasts_the_kernels_duration(void)
 	CHECK_EQ(g.slice[1][1], 125);
 	CHECK_EQ(g.slice[2][0], 100);
 	CHECK_EQ(g.slice[2][1], 125);
+	/* where they began, as their enter hooks saw it */
+	CHECK_EQ(enter_slice[1], 100);
+	CHECK_EQ(enter_slice[2], 110);
+	CHECK_EQ(enter_slice[3], 120);
 	kmag_replay_free(r);
 }
 
