@@ -48,8 +48,21 @@
  *         task returns to the missing level: if that is an entry there, the
  *         call opens first and the interrupt is replayed inside it (its
  *         calltime was stamped before the interrupt in 15 of the 18 such
- *         windows of the fixtures, so its duration covers it); otherwise
- *         the held events are replayed as they came (a placeholder).
+ *         windows of the fixtures, so its duration covers it); if the
+ *         open call returns instead, no call was at that level (6.19
+ *         writes an exit before it uncounts the depth) and the interrupt
+ *         is the open call's; otherwise (another task runs there) the held
+ *         events are replayed as they came (a placeholder).
+ *       . tail window (6.19: rettime is stamped before the exit is written,
+ *         the depth uncounted after it): the interrupt's calls come one
+ *         level below the call, as its own calls would. An entry there in
+ *         a more interrupted context whose call site is another function's
+ *         (without call sites: with a hardirq, softirq or NMI bit the task
+ *         did not have) is held until the call makes another call (the
+ *         interrupt was inside it) or returns: inside it if its duration
+ *         holds the interrupt's calls and its own, else the call ends where
+ *         the interrupt began and the interrupt follows it (15 of 69 timer
+ *         interrupts of a 6.19 VM trace of dd).
  *     Neither is done across lost events (a call open when events were lost
  *     on its CPU, a hold when they are lost there) or without context flags
  *     (text without the latency-format flags column): then the depths are

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * replay-internal.h - the one function_graph replay's state, shared by
- * replay.c (the replay) and replay-api.c (its life cycle, what hooks ask).
+ * replay.c (the replay), replay-window.c (interrupts in a call's windows)
+ * and replay-api.c (its life cycle, what hooks ask).
  */
 #ifndef KMAG_REPLAY_INTERNAL_H
 #define KMAG_REPLAY_INTERNAL_H
@@ -45,6 +46,7 @@ enum window {
 	WIN_NONE,
 	WIN_RETURN,	/* at the depth of the open call, until its exit */
 	WIN_ENTRY,	/* two levels below the open call, until the missing level's call ends */
+	WIN_TAIL,	/* one level below the open call, until it makes another call or returns */
 };
 
 struct task {
@@ -56,7 +58,7 @@ struct task {
 	uint8_t last_ctx;	/* context of its last function_graph event */
 	uint8_t win;		/* enum window */
 	uint8_t win_ctx;	/* the context the interrupt came into */
-	int32_t win_depth;	/* RETURN: the open call's depth; ENTRY: the missing level's */
+	int32_t win_depth;	/* RETURN, TAIL: the open call's depth; ENTRY: the missing level's */
 	uint32_t win_call;	/* ENTRY: index in held[] of the missing level's entry, 0 = none */
 	struct kmag_event *held;	/* the interrupt's events (ENTRY: and then the call's) */
 	uint32_t nr_held, cap_held;
@@ -124,5 +126,41 @@ static inline int deliver(struct kmag_replay *r, enum hook hook, struct frame *f
 	}
 	return 0;
 }
+
+/*
+ * @now is in a more interrupted context than @before: an interrupt, NMI or
+ * softirq bit @before did not have (keeping those it had), or the same bits
+ * with interrupts now disabled (an interrupt's entry runs with them off
+ * before it sets its hardirq bit).
+ */
+static inline bool more_interrupted(uint8_t now, uint8_t before)
+{
+	uint8_t n = now & IRQ_CTX, b = before & IRQ_CTX;
+
+	if (!(now & before & KMAG_CTX_KNOWN))
+		return false;
+	if (n != b)
+		return (n & b) == b;
+	return (now & KMAG_CTX_IRQS_OFF) && !(before & KMAG_CTX_IRQS_OFF);
+}
+
+/* replay.c: replays @ev of @t at its depth plus @shift, without looking for windows. */
+__hidden int replay_plain(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
+			  int shift);
+/* replay.c: opens the call of entry @ev at @depth, starting at @start. */
+__hidden int replay_entry_at(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
+			     int32_t depth, uint64_t start, uint8_t start_src);
+
+/* replay-window.c: 1 when entry @ev (more interrupted than @t was) starts a window, held. */
+__hidden int replay_window_start(struct kmag_replay *r, struct task *t,
+				 const struct kmag_event *ev);
+/* replay-window.c: event @ev of @t, which holds a window. */
+__hidden int replay_window_event(struct kmag_replay *r, struct task *t,
+				 const struct kmag_event *ev);
+/* replay-window.c: stops holding and replays the held events (@inside: nested as the depths say). */
+__hidden int replay_hold_release(struct kmag_replay *r, struct task *t, bool inside);
+/* replay-window.c: ends the windows of tasks last seen on @cpu (-1: all) but @except. */
+__hidden int replay_end_windows(struct kmag_replay *r, int32_t cpu, const struct task *except,
+				bool inside);
 
 #endif /* KMAG_REPLAY_INTERNAL_H */

@@ -5,7 +5,8 @@
  * struct kmag_call followed by every subscriber's data, so a subscriber
  * keeps its per-call state without a stack of its own. The hot path (an
  * event in, its call's hooks out) is this one file, so that it inlines;
- * replay-api.c has the replay's life cycle and what hooks may ask.
+ * replay-window.c has the interrupts held back in a call's windows (off the
+ * hot path), replay-api.c the replay's life cycle and what hooks may ask.
  */
 #define PR_DOMAIN "replay"
 #include "replay-internal.h"
@@ -374,31 +375,13 @@ static inline __attribute__((always_inline)) int graph_exit(struct kmag_replay *
 	return exit_alone(r, t, ev, depth);
 }
 
-/* ---- interrupts in a call's entry or return window (see replay.h) ---- */
-
-/*
- * @now is in a more interrupted context than @before: an interrupt, NMI or
- * softirq bit @before did not have (keeping those it had), or the same bits
- * with interrupts now disabled (an interrupt's entry runs with them off
- * before it sets its hardirq bit).
- */
-static inline bool more_interrupted(uint8_t now, uint8_t before)
-{
-	uint8_t n = now & IRQ_CTX, b = before & IRQ_CTX;
-
-	if (!(now & before & KMAG_CTX_KNOWN))
-		return false;
-	if (n != b)
-		return (n & b) == b;
-	return (now & KMAG_CTX_IRQS_OFF) && !(before & KMAG_CTX_IRQS_OFF);
-}
+/* ---- what the interrupt windows (replay-window.c) replay through ---- */
 
 /*
  * Replays @ev of @t at its depth plus @shift, without looking for windows
  * (the held events of a window; graph_event() has the hot path's own copy).
  */
-static __attribute__((noinline)) int plain(struct kmag_replay *r, struct task *t,
-					   const struct kmag_event *ev, int shift)
+int replay_plain(struct kmag_replay *r, struct task *t, const struct kmag_event *ev, int shift)
 {
 	int32_t depth = ev->depth;
 
@@ -416,236 +399,11 @@ static __attribute__((noinline)) int plain(struct kmag_replay *r, struct task *t
 	return graph_exit(r, t, ev, depth);
 }
 
-/* Replays held events [@from, @to) of @t at their depths plus @shift. */
-static int replay_held(struct kmag_replay *r, struct task *t, uint32_t from, uint32_t to, int shift)
+/* Opens the call of entry @ev of @t at @depth, starting at @start (from @start_src). */
+int replay_entry_at(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
+		    int32_t depth, uint64_t start, uint8_t start_src)
 {
-	int ret = 0;
-
-	for (uint32_t i = from; i < to && !ret; i++)
-		ret = plain(r, t, &t->held[i], shift);
-	return ret;
-}
-
-/* @t no longer holds: drops it from the tasks holding. */
-static void hold_end(struct kmag_replay *r, struct task *t)
-{
-	t->win = WIN_NONE;
-	for (size_t k = 0; k < r->nr_holding; k++)
-		if (&r->tasks[r->holding[k]] == t) {
-			r->holding[k] = r->holding[--r->nr_holding];
-			break;
-		}
-}
-
-/* The durations of the held exits [@from, @to) at depth @depth (the calls made there). */
-static uint64_t held_time(const struct task *t, uint32_t from, uint32_t to, int32_t depth)
-{
-	uint64_t sum = 0;
-
-	for (uint32_t i = from; i < to; i++)
-		if (t->held[i].type == KMAG_EV_GRAPH_EXIT && t->held[i].depth == depth &&
-		    t->held[i].duration != KMAG_DURATION_NONE)
-			sum += t->held[i].duration;
-	return sum;
-}
-
-/*
- * The interrupt of an entry window inside the call whose entry came after
- * it: that call opens first, starting at the interrupt; then the interrupt,
- * then the rest of the call's events held so far.
- */
-static int entry_inside(struct kmag_replay *r, struct task *t, uint32_t n)
-{
-	const struct kmag_event *call = &t->held[t->win_call], *irq = &t->held[0];
-	int ret;
-
-	if (irq->ts != KMAG_TS_NONE && (call->ts == KMAG_TS_NONE || irq->ts < call->ts))
-		ret = graph_entry(r, t, call, call->depth, irq->ts, KMAG_START_IRQ);
-	else
-		ret = graph_entry(r, t, call, call->depth, call->ts, KMAG_START_ENTRY);
-	t->last_ctx = call->ctx;
-	if (!ret)
-		ret = replay_held(r, t, 0, t->win_call, 0);
-	return ret ? ret : replay_held(r, t, t->win_call + 1, n, 0);
-}
-
-/*
- * Stops holding: replays the held events. @inside: nested into the call as
- * the depths say (the default when the call's duration is not known yet),
- * else as they came (placeholders for the levels the depths lack).
- */
-static int hold_release(struct kmag_replay *r, struct task *t, bool inside)
-{
-	uint32_t n = t->nr_held;
-	uint8_t win = t->win;
-
-	hold_end(r, t);
-	t->nr_held = 0;
-	if (inside && win == WIN_RETURN)
-		return replay_held(r, t, 0, n, 1);
-	if (inside && win == WIN_ENTRY && t->win_call)
-		return entry_inside(r, t, n);
-	return replay_held(r, t, 0, n, 0);
-}
-
-/*
- * The exit @ev of the call whose return window the held interrupt came in.
- * The kernel stamped the call's rettime before or after the interrupt (Linux
- * 6.1: ftrace_pop_return_trace() uncounts the depth, rettime is stamped next,
- * the exit is written after more checks): if its duration holds the
- * interrupt's calls and its own, the interrupt is inside it; otherwise the
- * call had returned: it ends (when the interrupt began) and the interrupt
- * follows it.
- */
-static int return_decided(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
-{
-	uint32_t n = t->nr_held;
-	struct frame *f = top(r, t);
-	uint64_t need = held_time(t, 0, n, t->win_depth) + (f ? f->call.child_ns : 0);
-	struct kmag_event e;
-	int ret;
-
-	if (ev->duration == KMAG_DURATION_NONE || ev->duration >= need) {
-		hold_end(r, t);
-		t->nr_held = 0;
-		ret = replay_held(r, t, 0, n, 1);
-		return ret ? ret : plain(r, t, ev, 0);
-	}
-	hold_end(r, t);
-	t->nr_held = 0;
-	e = *ev;
-	if (t->held[0].ts != KMAG_TS_NONE && (e.ts == KMAG_TS_NONE || t->held[0].ts < e.ts))
-		e.ts = t->held[0].ts;
-	ret = plain(r, t, &e, 0);
-	return ret ? ret : replay_held(r, t, 0, n, 0);
-}
-
-/*
- * The exit @ev of the call whose entry window the held interrupt came in.
- * Its calltime was stamped before or after the interrupt (fgraph stamps it
- * after counting the depth, before writing the entry): if its duration holds
- * the interrupt's calls and its own, the interrupt is inside it; otherwise
- * the interrupt came before it, among its caller's calls.
- */
-static int entry_decided(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
-{
-	uint32_t n = t->nr_held, c = t->win_call;
-	int32_t d = t->win_depth;
-	int ret;
-
-	if (ev->duration == KMAG_DURATION_NONE ||
-	    ev->duration >= held_time(t, 0, c, d + 1) + held_time(t, c + 1, n, d + 1)) {
-		ret = hold_release(r, t, true);
-		return ret ? ret : plain(r, t, ev, 0);
-	}
-	hold_end(r, t);
-	t->nr_held = 0;
-	ret = replay_held(r, t, 0, c, -1);
-	if (!ret)
-		ret = replay_held(r, t, c, n, 0);
-	return ret ? ret : plain(r, t, ev, 0);
-}
-
-/* Holds @ev; 1 when the hold is full. */
-static int hold_add(struct task *t, const struct kmag_event *ev)
-{
-	if (t->nr_held == t->cap_held) {
-		struct kmag_event *v;
-
-		if (t->cap_held >= MAX_HELD)
-			return 1;
-		v = realloc(t->held, 2 * (size_t)t->cap_held * sizeof(*v));
-		if (!v)
-			return 1;
-		t->held = v;
-		t->cap_held *= 2;
-	}
-	t->held[t->nr_held++] = *ev;
-	return 0;
-}
-
-/*
- * Whether entry @ev, in a more interrupted context than the task was in,
- * starts a window (see replay.h); 1 when it is held, 0 to replay it.
- */
-static int window_start(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
-{
-	struct frame *f = top(r, t);
-	uint8_t win;
-
-	if (!f || (f->call.flags & KMAG_CALL_LOST))
-		return 0;
-	win = ev->depth == f->call.depth ? WIN_RETURN :
-	      ev->depth == f->call.depth + 2 ? WIN_ENTRY : WIN_NONE;
-	if (win == WIN_NONE || r->nr_holding == MAX_HOLDING ||
-	    (!t->cap_held && !(t->held = malloc(64 * sizeof(*t->held)))))
-		return 0;
-	if (!t->cap_held)
-		t->cap_held = 64;
-	r->holding[r->nr_holding++] = (uint32_t)(t - r->tasks);
-	t->win = win;
-	t->win_depth = win == WIN_RETURN ? ev->depth : ev->depth - 1;
-	t->win_ctx = t->last_ctx;
-	t->win_call = 0;
-	t->held[0] = *ev;
-	t->nr_held = 1;
-	return 1;
-}
-
-/* Holds @ev, or when the hold is full replays it all (@inside as in hold_release()). */
-static int hold_more(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
-		     bool inside)
-{
-	int ret;
-
-	if (!hold_add(t, ev))
-		return 0;
-	if ((ret = hold_release(r, t, inside)))
-		return ret;
-	return plain(r, t, ev, 0);
-}
-
-/*
- * An event of @t, which holds a window: held, or the event that decides
- * it (the call's exit), or one that ends it unexpectedly. 0 or an error.
- */
-static int window_event(struct kmag_replay *r, struct task *t, const struct kmag_event *ev)
-{
-	int32_t d = ev->depth, w = t->win_depth;
-	bool entry = ev->type == KMAG_EV_GRAPH_ENTRY;
-	bool irq = more_interrupted(ev->ctx, t->win_ctx);
-	int ret;
-
-	if (t->win == WIN_RETURN) {
-		/* the interrupt's calls, at the open call's depth and below */
-		if (d > w || (d == w && irq))
-			return hold_more(r, t, ev, true);
-		if (d == w && !entry)
-			return return_decided(r, t, ev);
-	} else if (!t->win_call) {
-		if (d > w)
-			return hold_more(r, t, ev, false);
-		/* the missing level's entry: its call, held until it returns */
-		if (d == w && entry && !irq && ev->func != KMAG_FUNC_NONE) {
-			if ((ret = hold_more(r, t, ev, false)) || t->win == WIN_NONE)
-				return ret;
-			t->win_call = t->nr_held - 1;
-			return 0;
-		}
-	} else {
-		if (d > w)
-			return hold_more(r, t, ev, true);
-		if (d == w && !entry &&
-		    (ev->func == KMAG_FUNC_NONE || ev->func == t->held[t->win_call].func))
-			return entry_decided(r, t, ev);
-		if ((ret = hold_release(r, t, true)))
-			return ret;
-		return plain(r, t, ev, 0);
-	}
-	/* the depths contradict the window (records were lost): as they came */
-	if ((ret = hold_release(r, t, false)))
-		return ret;
-	return plain(r, t, ev, 0);
+	return graph_entry(r, t, ev, depth, start, start_src);
 }
 
 /* Replays function_graph event @ev of task @t: the hot path, inlined in kmag_replay_add(). */
@@ -655,15 +413,15 @@ static inline int graph_event(struct kmag_replay *r, struct task *t, const struc
 
 	if (unlikely(t->win != WIN_NONE || ev->depth < 0)) {
 		if (t->win == WIN_NONE)
-			return plain(r, t, ev, 0);
+			return replay_plain(r, t, ev, 0);
 		if (ev->depth >= 0)
-			return window_event(r, t, ev);
-		if ((ret = hold_release(r, t, false)))
+			return replay_window_event(r, t, ev);
+		if ((ret = replay_hold_release(r, t, false)))
 			return ret;
-		return plain(r, t, ev, 0);
+		return replay_plain(r, t, ev, 0);
 	}
 	if (ev->type == KMAG_EV_GRAPH_ENTRY) {
-		if (unlikely(more_interrupted(ev->ctx, t->last_ctx)) && window_start(r, t, ev))
+		if (unlikely(more_interrupted(ev->ctx, t->last_ctx)) && replay_window_start(r, t, ev))
 			return 0;
 		t->last_ctx = ev->ctx;
 		return graph_entry(r, t, ev, ev->depth, ev->ts, KMAG_START_ENTRY);
@@ -672,49 +430,13 @@ static inline int graph_event(struct kmag_replay *r, struct task *t, const struc
 	return graph_exit(r, t, ev, ev->depth);
 }
 
-/* Replays what task @t holds: @inside as in hold_release(). */
-static int flush_task(struct kmag_replay *r, struct task *t, bool inside)
-{
-	struct task *cur = r->cur;
-	int ret;
-
-	r->cur = t;
-	r->last_key = UINT64_MAX;
-	ret = hold_release(r, t, inside);
-	r->cur = cur;
-	return ret;
-}
-
-/*
- * Ends the windows of tasks last seen on @cpu (-1: all) other than @except:
- * another task runs there (the interrupt is over), or the trace ends (both
- * @inside), or events were lost there (not).
- */
-static int end_windows(struct kmag_replay *r, int32_t cpu, const struct task *except, bool inside)
-{
-	size_t k;
-	int ret;
-
-	for (k = 0; k < r->nr_holding;) {
-		struct task *t = &r->tasks[r->holding[k]];
-
-		if (t == except || (cpu >= 0 && t->last_cpu != cpu)) {
-			k++;
-			continue;
-		}
-		if ((ret = flush_task(r, t, inside)))	/* removes it from holding[] */
-			return ret;
-	}
-	return 0;
-}
-
 /* Events were lost on @cpu: every call open on a task last seen there is suspect. */
 static int lost_on_cpu(struct kmag_replay *r, int32_t cpu)
 {
 	size_t i, j;
 	int ret;
 
-	if (r->nr_holding && (ret = end_windows(r, cpu, NULL, false)))
+	if (r->nr_holding && (ret = replay_end_windows(r, cpu, NULL, false)))
 		return ret;
 	for (i = 0; i < r->nr_tasks; i++) {
 		struct task *t = &r->tasks[i];
@@ -743,7 +465,7 @@ int kmag_replay_add(struct kmag_replay *r, const struct kmag_event *ev)
 	if (!t)
 		return -ENOMEM;
 	/* another task on the CPU of a held interrupt: that interrupt is over */
-	if (unlikely(r->nr_holding) && ev->cpu >= 0 && (ret = end_windows(r, ev->cpu, t, true)))
+	if (unlikely(r->nr_holding) && ev->cpu >= 0 && (ret = replay_end_windows(r, ev->cpu, t, true)))
 		return ret;
 	t->last_cpu = ev->cpu;
 	if (ev->ts != KMAG_TS_NONE)
@@ -762,7 +484,7 @@ int kmag_replay_finish(struct kmag_replay *r, uint64_t end_ns)
 	int ret;
 
 	r->started = true;
-	if ((ret = end_windows(r, -1, NULL, true)))
+	if ((ret = replay_end_windows(r, -1, NULL, true)))
 		return ret;
 	for (i = 0; i < r->nr_tasks; i++) {
 		struct task *t = &r->tasks[i];

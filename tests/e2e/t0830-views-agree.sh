@@ -9,12 +9,14 @@
 # that came in a call's entry or return window (fg-2cpu-v6, fg-all-cpu0-v6,
 # fg-depth3-v6, fg-filtered*, 6.19/fg619-hex-tail, -latency, -retval) must
 # neither split the call nor outlast the calls that hold them: the folded
-# stacks holding a function add up to its total.
+# stacks holding a function add up to its total. On 6.19 an interrupt also
+# lands after a call's rettime (at the depth of the call's own calls) or after
+# its exit record (two levels below its caller): vm-irq/fg619-dd-irq.dat.
 . "$(dirname "$0")/lib.sh"
 H=$SRCDIR/tests/e2e/helpers
 
 n=0
-for path in "$TRACES"/fg-* "$TRACES"/6.19/fg*.dat; do
+for path in "$TRACES"/fg-* "$TRACES"/6.19/fg*.dat "$TRACES"/vm-irq/*.dat; do
 	name=$(basename "$path" .xz)
 	tr=$path
 	case $path in *.xz) tr=$(fixture_trace "$name") ;; esac

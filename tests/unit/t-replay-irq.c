@@ -81,6 +81,17 @@ static void ev(struct kmag_replay *r, int type, int pid, int cpu, int depth, kma
 	CHECK_EQ(kmag_replay_add(r, &e), 0);
 }
 
+/* An entry with its call site in function @from (funcgraph-retaddr). */
+static void entry_from(struct kmag_replay *r, int pid, int depth, kmag_func_t f, kmag_func_t from,
+		       uint64_t ts, uint8_t ctx)
+{
+	struct kmag_event e = { .type = ENTRY, .pid = pid, .cpu = 0, .depth = depth, .func = f,
+				.ts = ts, .duration = NODUR, .repeat = 1, .ctx = ctx,
+				.calltime = KMAG_TS_NONE, .parent = from };
+
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+}
+
 static const struct kmag_call *find(const struct seen *s, kmag_func_t f)
 {
 	for (int i = 0; i < s->n; i++)
@@ -287,15 +298,17 @@ static void no_nesting_across_lost_events(void)
 }
 
 /*
- * An interrupt two levels deep whose missing level never enters: its
- * events are replayed as they came, below a placeholder.
+ * An interrupt two levels deep whose missing level never enters: when the
+ * open call returns, no call was there (see entry_window_after_an_exit) and
+ * the interrupt is the open call's; when another task runs on the CPU first,
+ * its events are replayed as they came, below a placeholder.
  */
 static void held_interrupts_without_their_call_come_as_they_were(void)
 {
 	struct seen s;
 	struct kmag_replay *r = new_replay(&s);
 
-	/* the task returns from the caller instead */
+	/* the open call returns instead */
 	ev(r, ENTRY, 5, 0, 0, 1, 10, NODUR, TASK);
 	ev(r, ENTRY, 5, 0, 2, 2, 20, NODUR, OFF);
 	ev(r, EXIT, 5, 0, 2, 2, 25, 5, OFF);
@@ -311,11 +324,125 @@ static void held_interrupts_without_their_call_come_as_they_were(void)
 	ev(r, EXIT, 6, 1, 0, 3, 70, 30, TASK);
 	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
 	/* in the order the events came: task 6's entry shown before task 8's call */
-	CHECK_STREQ(s.log, "+1@0 +0@1 +2@2 -2@2 -0@1 -1@0 +3@0 +0@1 +4@2 +9@0 -9@0 -4@2 -0@1 "
+	CHECK_STREQ(s.log, "+1@0 +2@1 -2@1 -1@0 +3@0 +0@1 +4@2 +9@0 -9@0 -4@2 -0@1 "
 			   "+5@1 -5@1 -3@0 ");
-	CHECK_EQ(find(&s, 2)->depth, 2);
+	CHECK_EQ(find(&s, 2)->depth, 1);
+	CHECK_EQ(find(&s, 2)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 4)->depth, 2);
 	CHECK_EQ(find(&s, 5)->start_src, KMAG_START_ENTRY);
 	CHECK_EQ(find(&s, 5)->child_ns, 0);
+	kmag_replay_free(r);
+}
+
+/*
+ * Linux 6.19 stamps rettime before it writes the exit and takes the depth
+ * back after: tests/fixtures/traces/vm-irq/fg619-dd-irq.dat (dd-74, 5.630269).
+ * rw_verify_area() lasted 2.378 us by the kernel's clock; the interrupt came
+ * after that, at the depth of its own calls, and its exit record after the
+ * interrupt. The call ends where the interrupt begins, which follows it
+ * among its caller's calls.
+ */
+static void tail_window_after_rettime(void)
+{
+	struct seen s;
+	struct kmag_replay *r = new_replay(&s);
+
+	entry_from(r, 7, 0, 1, 20, 100, TASK);			/* vfs_read <- ksys_read */
+	entry_from(r, 7, 1, 2, 1, 101, TASK);			/* rw_verify_area <- vfs_read */
+	entry_from(r, 7, 2, 3, 1, 102, TASK);			/* its call (inlined in vfs_read) */
+	ev(r, EXIT, 7, 0, 2, 3, 103, 1, TASK);
+	entry_from(r, 7, 2, 4, 21, 110, OFF);			/* irq_enter_rcu <- sysvec_... */
+	ev(r, EXIT, 7, 0, 2, 4, 111, 1, OFF);
+	entry_from(r, 7, 2, 5, 21, 112, HARD);			/* __sysvec_apic_timer_interrupt */
+	entry_from(r, 7, 3, 6, 5, 113, HARD);
+	ev(r, EXIT, 7, 0, 3, 6, 150, 37, HARD);
+	ev(r, EXIT, 7, 0, 2, 5, 151, 39, HARD);
+	ev(r, EXIT, 7, 0, 1, 2, 160, 3, TASK);			/* returned after 3 */
+	entry_from(r, 7, 1, 8, 1, 161, TASK);			/* read_zero <- vfs_read */
+	ev(r, EXIT, 7, 0, 1, 8, 162, 1, TASK);
+	ev(r, EXIT, 7, 0, 0, 1, 170, 70, TASK);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_STREQ(s.log, "+1@0 +2@1 +3@2 -3@2 -2@1 +4@1 -4@1 +5@1 +6@2 -6@2 -5@1 +8@1 -8@1 -1@0 ");
+	CHECK_EQ(find(&s, 2)->flags, 0);
+	CHECK_EQ(find(&s, 2)->duration, 3);
+	CHECK_EQ(find(&s, 2)->child_ns, 1);
+	CHECK_EQ(find(&s, 2)->exit_ns, 110);	/* its record came after the interrupt */
+	CHECK_EQ(find(&s, 4)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 5)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 6)->parent_id, find(&s, 5)->id);
+	CHECK_EQ(find(&s, 1)->child_ns, 3 + 1 + 39 + 1);
+	CHECK_EQ(kmag_replay_stats(r)->unmatched_exits, 0);
+	CHECK_EQ(kmag_replay_stats(r)->unfinished_entries, 0);
+	kmag_replay_free(r);
+}
+
+/*
+ * The same records, but the call's duration holds the interrupt (it came
+ * before rettime): it stays inside, as the depths say. So does one after
+ * which the call makes another call. A call made with interrupts off from
+ * the open call itself (its call site) is not held.
+ */
+static void tail_window_inside(void)
+{
+	struct seen s;
+	struct kmag_replay *r = new_replay(&s);
+	struct kmag_event e = { .type = ENTRY, .pid = 9, .cpu = 1, .depth = 1, .func = 12,
+				.ts = 300, .duration = NODUR, .repeat = 1, .ctx = OFF,
+				.calltime = KMAG_TS_NONE, .parent = 11 };
+
+	ev(r, ENTRY, 7, 0, 0, 1, 100, NODUR, TASK);
+	ev(r, ENTRY, 7, 0, 1, 4, 110, NODUR, OFF);		/* irq_enter_rcu */
+	ev(r, EXIT, 7, 0, 1, 4, 111, 1, OFF);
+	ev(r, ENTRY, 7, 0, 1, 5, 112, NODUR, HARD);
+	ev(r, EXIT, 7, 0, 1, 5, 151, 39, HARD);
+	ev(r, EXIT, 7, 0, 0, 1, 160, 45, TASK);			/* 45 >= 1 + 39 */
+	ev(r, ENTRY, 8, 0, 0, 2, 200, NODUR, TASK);
+	ev(r, ENTRY, 8, 0, 1, 6, 210, NODUR, HARD);
+	ev(r, EXIT, 8, 0, 1, 6, 220, 10, HARD);
+	ev(r, ENTRY, 8, 0, 1, 7, 230, NODUR, TASK);		/* it makes another call */
+	ev(r, EXIT, 8, 0, 1, 7, 231, 1, TASK);
+	ev(r, EXIT, 8, 0, 0, 2, 240, 5, TASK);			/* the clocks disagree */
+	/* do_idle (11) calls arch_cpu_idle_enter (12) with interrupts off */
+	ev(r, ENTRY, 9, 1, 0, 11, 290, NODUR, TASK);
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+	CHECK_STREQ(s.log, "+1@0 +4@1 -4@1 +5@1 -5@1 -1@0 +2@0 +6@1 -6@1 +7@1 -7@1 -2@0 +11@0 +12@1 ");
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(find(&s, 4)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 5)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 1)->child_ns, 40);
+	CHECK_EQ(find(&s, 6)->parent_id, find(&s, 2)->id);
+	kmag_replay_free(r);
+}
+
+/*
+ * Linux 6.19 writes a call's exit before it takes its depth back: an
+ * interrupt there comes two levels below the open call, and no call enters
+ * the level between (fg619-dd-irq.dat, 5.634270: rcu_all_qs() returned,
+ * __cond_resched() is open). The interrupt ran in the open call.
+ */
+static void entry_window_after_an_exit(void)
+{
+	struct seen s;
+	struct kmag_replay *r = new_replay(&s);
+
+	ev(r, ENTRY, 7, 0, 0, 1, 100, NODUR, TASK);		/* __cond_resched */
+	ev(r, ENTRY, 7, 0, 1, 2, 101, NODUR, TASK);		/* rcu_all_qs */
+	ev(r, EXIT, 7, 0, 1, 2, 102, 1, TASK);
+	ev(r, ENTRY, 7, 0, 2, 3, 110, NODUR, OFF);		/* irq_enter_rcu */
+	ev(r, EXIT, 7, 0, 2, 3, 111, 1, OFF);
+	ev(r, ENTRY, 7, 0, 2, 4, 112, NODUR, HARD);
+	ev(r, ENTRY, 7, 0, 3, 5, 113, NODUR, HARD);
+	ev(r, EXIT, 7, 0, 3, 5, 150, 37, HARD);
+	ev(r, EXIT, 7, 0, 2, 4, 151, 39, HARD);
+	ev(r, EXIT, 7, 0, 0, 1, 160, 60, TASK);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_STREQ(s.log, "+1@0 +2@1 -2@1 +3@1 -3@1 +4@1 +5@2 -5@2 -4@1 -1@0 ");
+	CHECK_EQ(find(&s, 3)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 4)->parent_id, find(&s, 1)->id);
+	CHECK_EQ(find(&s, 1)->child_ns, 41);
+	CHECK_EQ(find(&s, 1)->flags, 0);
+	CHECK_EQ(kmag_replay_stats(r)->unmatched_exits, 0);
+	CHECK_EQ(kmag_replay_stats(r)->unfinished_entries, 0);
 	kmag_replay_free(r);
 }
 
@@ -329,7 +456,13 @@ const struct test_case replay_irq_tests[] = {
 	{ "sibling calls are not nested: same or less interrupted context, no flags",
 	  sibling_calls_are_not_nested },
 	{ "no nesting across lost events", no_nesting_across_lost_events },
-	{ "a held interrupt whose call never enters comes as it was",
+	{ "a held interrupt whose call never enters: the open call's, or as it came",
 	  held_interrupts_without_their_call_come_as_they_were },
+	{ "an interrupt after a call's rettime, at its calls' depth, follows the call",
+	  tail_window_after_rettime },
+	{ "an interrupt one level below a call that holds it stays inside",
+	  tail_window_inside },
+	{ "an interrupt after an exit, before the depth is taken back, is the open call's",
+	  entry_window_after_an_exit },
 	TEST_LIST_END,
 };
