@@ -84,7 +84,8 @@ int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call);
 bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f);
 /*
  * Counts a shown call (starting at @start_ns) against --limit;
- * KMAG_CALLTREE_STOP when reached, where it stopped noted in the stats.
+ * KMAG_CALLTREE_STOP when reached, with @start_ns noted in the stats as where
+ * to go on (calltree.c notes the calls open then).
  */
 int kmag__ct_count_shown(struct kmag_calltree *c, uint64_t start_ns);
 /* The text mark after the last line when --limit stopped the output. */

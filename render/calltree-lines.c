@@ -643,3 +643,45 @@ int kmag__ct_func_line(struct kmag_calltree *c, const struct kmag_event *ev)
 }
 
 /* Options a function-tracer trace cannot serve: one line saying why. */
+
+/* ---- which calls are shown ---- */
+
+bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f)
+{
+	const char *name;
+	bool yes;
+
+	if (f == KMAG_FUNC_NONE)
+		return false;
+	if (f < c->cap_match && c->match[f] != M_UNKNOWN)
+		return c->match[f] == M_YES;
+	name = kmag_symtab_name(c->st, f);
+	yes = name && fnmatch(c->o.function, name, 0) == 0;
+	if (f >= c->cap_match) {
+		size_t cap = c->cap_match ? c->cap_match : 1024;
+		uint8_t *m;
+
+		while (cap <= f)
+			cap *= 2;
+		m = realloc(c->match, cap);
+		if (!m)
+			return yes;	/* not cached: asked again next time */
+		memset(m + c->cap_match, M_UNKNOWN, cap - c->cap_match);
+		c->match = m;
+		c->cap_match = cap;
+	}
+	c->match[f] = yes ? M_YES : M_NO;
+	return yes;
+}
+
+/* Counts a call shown; KMAG_CALLTREE_STOP once --limit calls were. */
+int kmag__ct_count_shown(struct kmag_calltree *c, uint64_t start_ns)
+{
+	if (c->o.limit && c->stats.shown >= c->o.limit) {
+		c->stats.limited = true;
+		c->stats.next_ns = start_ns;
+		return KMAG_CALLTREE_STOP;
+	}
+	c->stats.shown++;
+	return 0;
+}

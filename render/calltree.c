@@ -13,7 +13,6 @@
  * replay's open calls, kmag_replay_open()), so nothing is buffered.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,36 +26,6 @@
 #include "calltree-internal.h"
 
 static const struct kmag_replay_ops calltree_ops;
-
-/* ---- which calls are shown ---- */
-
-bool kmag__ct_function_matches(struct kmag_calltree *c, kmag_func_t f)
-{
-	const char *name;
-	bool yes;
-
-	if (f == KMAG_FUNC_NONE)
-		return false;
-	if (f < c->cap_match && c->match[f] != M_UNKNOWN)
-		return c->match[f] == M_YES;
-	name = kmag_symtab_name(c->st, f);
-	yes = name && fnmatch(c->o.function, name, 0) == 0;
-	if (f >= c->cap_match) {
-		size_t cap = c->cap_match ? c->cap_match : 1024;
-		uint8_t *m;
-
-		while (cap <= f)
-			cap *= 2;
-		m = realloc(c->match, cap);
-		if (!m)
-			return yes;	/* not cached: asked again next time */
-		memset(m + c->cap_match, M_UNKNOWN, cap - c->cap_match);
-		c->match = m;
-		c->cap_match = cap;
-	}
-	c->match[f] = yes ? M_YES : M_NO;
-	return yes;
-}
 
 /* Notes the printed calls open on the current task, outermost first: where --limit stopped. */
 static void note_stop(struct kmag_calltree *c)
@@ -79,17 +48,14 @@ static void note_stop(struct kmag_calltree *c)
 	c->stats.stopped_in = c->stopped_in;
 }
 
-/* Counts a call shown; KMAG_CALLTREE_STOP once --limit calls were. */
-int kmag__ct_count_shown(struct kmag_calltree *c, uint64_t start_ns)
+/* Counts @call shown against --limit (kmag__ct_count_shown()), noting where it stopped. */
+static int count_shown(struct kmag_calltree *c, const struct kmag_call *call)
 {
-	if (c->o.limit && c->stats.shown >= c->o.limit) {
-		c->stats.limited = true;
-		c->stats.next_ns = start_ns;
+	int ret = kmag__ct_count_shown(c, call->start_ns);
+
+	if (ret == KMAG_CALLTREE_STOP)
 		note_stop(c);
-		return KMAG_CALLTREE_STOP;
-	}
-	c->stats.shown++;
-	return 0;
+	return ret;
 }
 
 /* Prints the open line of @call (data @d, caller @parent) unless printed already. */
@@ -100,7 +66,7 @@ static int emit_open(struct kmag_calltree *c, const struct kmag_call *call, stru
 
 	if (d->emitted)
 		return 0;
-	if ((ret = kmag__ct_count_shown(c, call->start_ns)))
+	if ((ret = count_shown(c, call)))
 		return ret;
 	d->emitted = 1;
 	return kmag__ct_text_line(c, L_OPEN, call, d, parent);
@@ -246,7 +212,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 			return 0;
 		if (c->qualify && pd)
 			pd->needed = 1;
-		if ((ret = kmag__ct_count_shown(c, call->start_ns)))
+		if ((ret = count_shown(c, call)))
 			return ret;
 		return kmag__ct_json_line(c, call);
 	}
@@ -258,7 +224,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	}
 	if (d->emitted)
 		return kmag__ct_text_line(c, L_CLOSE, call, d, parent);
-	if ((ret = kmag__ct_count_shown(c, call->start_ns)))
+	if ((ret = count_shown(c, call)))
 		return ret;
 	return kmag__ct_text_line(c, L_LEAF, call, d, parent);
 }

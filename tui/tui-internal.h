@@ -66,8 +66,11 @@ static inline struct tui_view *tui_top(struct tui *t)
 /* Function name of a cg node / of a function id, "?" for none. */
 const char *tui_node_name(const struct tui *t, uint32_t node);
 const char *tui_func_name(const struct tui *t, kmag_func_t f);
-/* Lines of the help screen (tui-render.c). */
-extern const size_t tui_help_lines;
+/*
+ * Lines of the help screen, for the model's scrolling: tui-render.c's text
+ * (checked there at compile time, so the model needs nothing of the render).
+ */
+#define TUI_HELP_LINES 22
 /* Recomputes @v's visible tree rows after a fold changed. */
 void tui_tree_relayout(struct tui_view *v);
 

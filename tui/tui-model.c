@@ -572,7 +572,7 @@ int tui_key(struct tui *t, int key)
 		if (v->kind != TUI_HELP) {
 			if (!(v = push(t, TUI_HELP)))
 				return -ENOMEM;
-			v->nrows = tui_help_lines;
+			v->nrows = TUI_HELP_LINES;
 		}
 		return 1;
 	case TUI_KEY_UP: case 'k': move(t, v, -1); return 1;

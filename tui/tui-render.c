@@ -38,7 +38,8 @@ static const char *const help_text[] = {
 	"an error (-errno) in red. Without colours the selected row is in reverse video.",
 };
 
-const size_t tui_help_lines = sizeof(help_text) / sizeof(*help_text);
+_Static_assert(sizeof(help_text) / sizeof(*help_text) == TUI_HELP_LINES,
+	       "TUI_HELP_LINES counts the help screen's lines");
 
 #define ROW_MAX 1024
 

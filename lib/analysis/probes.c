@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "kmag/probes.h"
 #include "kmag/trace.h"
-#include "trace/trace-internal.h"
+#include "trace/event-format.h"
 #include "util/log2hist.h"
 #include "util/u64map.h"
 

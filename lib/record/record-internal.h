@@ -23,7 +23,7 @@
 #include "kmag/symmap.h"
 #include "record-state.h"
 #include "util/files.h"
-#include "util/tracefs-io.h"
+#include "tracefs-io.h"
 #include "trace/tracedat-write.h"
 
 #define REC_MAX_CPUS 4096

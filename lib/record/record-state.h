@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "kmag/kmag.h"
-#include "util/tracefs-io.h"
+#include "tracefs-io.h"
 
 /* How a file's saved text is written back. */
 enum rs_kind {

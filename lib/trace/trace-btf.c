@@ -2,7 +2,8 @@
 /*
  * trace-btf.c - a trace's functions seen through the kernel's BTF
  * (kmag_trace_set_btf()): their prototypes, cached per function, and the
- * argument names of binary traces, whose records carry only registers.
+ * argument names of binary traces, whose records carry only registers
+ * (kmag_trace_arg_names(): the names a text trace printed, else these).
  */
 #include <stdio.h>
 
@@ -103,4 +104,13 @@ const char *kmag__trace_btf_arg_names(const struct kmag_trace *ct, kmag_func_t f
 	if (kmag__trace_set_arg_names(t, func, buf, (size_t)len))
 		return NULL;
 	return kmag__keyed_get(&t->arg_names, func);
+}
+
+const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func)
+{
+	const char *names = func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
+
+	if (!names && t->types && func != KMAG_FUNC_NONE)
+		names = kmag__trace_btf_arg_names(t, func);
+	return names;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace-common.c - the reader state every input fills: per-CPU info slots,
- * the pid -> comm table, the recorder's per-CPU stats text, and the progress hook.
+ * the pid -> comm and argument-name tables, the recorder's per-CPU stats
+ * text, the progress hook, and the names of formats and tracers (trace.c and
+ * the inputs use them; they call no file that calls them).
  */
 #define PR_DOMAIN "trace"
 #include <stdio.h>
@@ -151,4 +153,34 @@ void kmag__trace_progress(struct kmag_trace *t)
 	};
 
 	t->progress(&p, t->progress_ctx);
+}
+
+const char *kmag_input_format_name(enum kmag_input_format f)
+{
+	switch (f) {
+	case KMAG_INPUT_TRACEDAT:
+		return "trace.dat";
+	case KMAG_INPUT_FTRACE_TEXT:
+		return "ftrace text";
+	case KMAG_INPUT_REPORT_TEXT:
+		return "trace-cmd report text";
+	case KMAG_INPUT_PROFILE:
+		return "kmag profile";
+	default:
+		return "unknown";
+	}
+}
+
+const char *kmag_tracer_name(enum kmag_tracer t)
+{
+	switch (t) {
+	case KMAG_TRACER_FUNCTION:
+		return "function";
+	case KMAG_TRACER_FUNCTION_GRAPH:
+		return "function_graph";
+	case KMAG_TRACER_EVENTS:
+		return "events";
+	default:
+		return "unknown";
+	}
 }

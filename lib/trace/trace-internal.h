@@ -24,9 +24,7 @@ struct kmag_input_ops {
 	uint64_t (*bytes_read)(const struct kmag_trace *t);
 };
 
-struct tep_event;
-/* The parsed format of event @id (libtraceevent's), or NULL; borrowed, lives with @t. */
-struct tep_event *kmag__trace_event_format(struct kmag_trace *t, int id);
+#include "event-format.h"	/* kmag__trace_event_format() */
 
 /*
  * Strings keyed by a number, the latest set winning: task names, argument

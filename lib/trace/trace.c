@@ -14,36 +14,6 @@
 #include "trace-internal.h"
 #include "tracedat.h"
 
-const char *kmag_input_format_name(enum kmag_input_format f)
-{
-	switch (f) {
-	case KMAG_INPUT_TRACEDAT:
-		return "trace.dat";
-	case KMAG_INPUT_FTRACE_TEXT:
-		return "ftrace text";
-	case KMAG_INPUT_REPORT_TEXT:
-		return "trace-cmd report text";
-	case KMAG_INPUT_PROFILE:
-		return "kmag profile";
-	default:
-		return "unknown";
-	}
-}
-
-const char *kmag_tracer_name(enum kmag_tracer t)
-{
-	switch (t) {
-	case KMAG_TRACER_FUNCTION:
-		return "function";
-	case KMAG_TRACER_FUNCTION_GRAPH:
-		return "function_graph";
-	case KMAG_TRACER_EVENTS:
-		return "events";
-	default:
-		return "unknown";
-	}
-}
-
 /* Recognises compressed or foreign files so the error can say what to do. */
 static const char *foreign_format(const unsigned char *b, size_t n)
 {
@@ -205,15 +175,6 @@ const char *kmag_trace_comm(const struct kmag_trace *t, int pid)
 	if (pid == 0)
 		return "<idle>";
 	return kmag__keyed_get(&t->comms, (uint64_t)(uint32_t)pid);
-}
-
-const char *kmag_trace_arg_names(const struct kmag_trace *t, kmag_func_t func)
-{
-	const char *names = func == KMAG_FUNC_NONE ? NULL : kmag__keyed_get(&t->arg_names, func);
-
-	if (!names && t->types && func != KMAG_FUNC_NONE)
-		names = kmag__trace_btf_arg_names(t, func);
-	return names;
 }
 
 void kmag_trace_close(struct kmag_trace *t)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "util/tracefs-io.h"
+#include "tracefs-io.h"
 
 #define MAX_FILE_TEXT (64u << 20)
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tracefs-io.h - reading and writing tracefs files (plain syscalls), and the
- * one-line explanation of EPERM from tracefs. Internal to libkmag.
+ * one-line explanation of EPERM from tracefs: the recorder's (kmag record,
+ * kmag stack). Internal to libkmag.
  */
-#ifndef KMAG_UTIL_TRACEFS_IO_H
-#define KMAG_UTIL_TRACEFS_IO_H
+#ifndef KMAG_RECORD_TRACEFS_IO_H
+#define KMAG_RECORD_TRACEFS_IO_H
 
 #include <stddef.h>
 
@@ -24,4 +25,4 @@ int kmag__tracefs_write_str(int fd, const char *dir, const char *rel, const char
 /* One-line EPERM explanation (lockdown, container) for @what; returns -EPERM. */
 int kmag__tracefs_perm_error(struct kmag_err *err, const char *what);
 
-#endif /* KMAG_UTIL_TRACEFS_IO_H */
+#endif /* KMAG_RECORD_TRACEFS_IO_H */
