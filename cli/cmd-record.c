@@ -189,12 +189,9 @@ struct record_args {
 	struct kmag_record_opts o;
 	struct strvec funcs, notrace, graph, names;
 	char *name_buf;			/* --func-list's text */
-	struct kmag_rec_event *events;
-	size_t nr_events;
-	struct kmag_rec_probe *probes;
-	size_t nr_probes;
-	pid_t *pids;
-	size_t nr_pids;
+	struct { struct kmag_rec_event *v; size_t n; } events;
+	struct { struct kmag_rec_probe *v; size_t n; } probes;
+	struct { pid_t *v; size_t n; } pids;
 	double seconds;
 	bool time_given, quiet;
 	struct kmag_symmap_choice sym;	/* --filter-filepath, --symbol-file-path */
@@ -212,9 +209,9 @@ static void record_args_release(struct record_args *a)
 	free(a->name_buf);
 	free(a->notrace.v);
 	free(a->graph.v);
-	free(a->events);
-	free(a->probes);
-	free(a->pids);
+	free(a->events.v);
+	free(a->probes.v);
+	free(a->pids.v);
 }
 
 /*
@@ -227,8 +224,8 @@ static int add_pid(void *ctx, int32_t pid)
 {
 	struct record_args *a = ctx;
 
-	a->pids = grow(a->pids, a->nr_pids + 1, sizeof(*a->pids));
-	a->pids[a->nr_pids++] = (pid_t)pid;
+	a->pids.v = grow(a->pids.v, a->pids.n + 1, sizeof(*a->pids.v));
+	a->pids.v[a->pids.n++] = (pid_t)pid;
 	return 0;
 }
 
@@ -269,8 +266,8 @@ static int add_event(const struct cli_option *o, void *value, const char *arg, c
 	struct record_args *a = value;
 
 	(void)cmd;
-	a->events = grow(a->events, a->nr_events + 1, sizeof(*a->events));
-	a->events[a->nr_events++] = (struct kmag_rec_event){ arg, NULL };
+	a->events.v = grow(a->events.v, a->events.n + 1, sizeof(*a->events.v));
+	a->events.v[a->events.n++] = (struct kmag_rec_event){ arg, NULL };
 	return 0;
 }
 
@@ -278,12 +275,12 @@ static int add_event_filter(const struct cli_option *o, void *value, const char 
 {
 	struct record_args *a = value;
 
-	if (!a->nr_events)
+	if (!a->events.n)
 		return cli_usage_error(cmd, "--filter applies to the -e before it; give -e SYSTEM:EVENT first");
-	if (a->events[a->nr_events - 1].filter)
+	if (a->events.v[a->events.n - 1].filter)
 		return cli_usage_error(cmd, "two --filter for -e %s; combine them with && or ||",
-				       a->events[a->nr_events - 1].spec);
-	a->events[a->nr_events - 1].filter = arg;
+				       a->events.v[a->events.n - 1].spec);
+	a->events.v[a->events.n - 1].filter = arg;
 	return 0;
 }
 
@@ -294,8 +291,8 @@ static int add_probe(const struct cli_option *o, void *value, const char *arg, c
 	const char *n = o->long_name;
 
 	(void)cmd;
-	a->probes = grow(a->probes, a->nr_probes + 1, sizeof(*a->probes));
-	a->probes[a->nr_probes++] = (struct kmag_rec_probe){
+	a->probes.v = grow(a->probes.v, a->probes.n + 1, sizeof(*a->probes.v));
+	a->probes.v[a->probes.n++] = (struct kmag_rec_probe){
 		!strcmp(n, "kprobe")    ? KMAG_REC_KPROBE :
 		!strcmp(n, "kretprobe") ? KMAG_REC_KRETPROBE :
 		!strcmp(n, "uprobe")    ? KMAG_REC_UPROBE :
@@ -455,20 +452,16 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		a->o.command = argv + optind;	/* after "--" (or the first non-option) */
 	if (a->o.command && !a->time_given)
 		a->seconds = 0;
-	a->o.funcs = a->funcs.v;
-	a->o.nr_funcs = a->funcs.n;
-	a->o.func_names = a->names.v;
-	a->o.nr_func_names = a->names.n;
-	a->o.notrace = a->notrace.v;
-	a->o.nr_notrace = a->notrace.n;
-	a->o.graph_funcs = a->graph.v;
-	a->o.nr_graph_funcs = a->graph.n;
-	a->o.events = a->events;
-	a->o.nr_events = a->nr_events;
-	a->o.probes = a->probes;
-	a->o.nr_probes = a->nr_probes;
-	a->o.pids = a->pids;
-	a->o.nr_pids = a->nr_pids;
+	/* the lists the options collected, borrowed by the recorder's options */
+#define LIST(field, vec) (a->o.field = (vec).v, a->o.nr_##field = (vec).n)
+	LIST(funcs, a->funcs);
+	LIST(func_names, a->names);
+	LIST(notrace, a->notrace);
+	LIST(graph_funcs, a->graph);
+	LIST(events, a->events);
+	LIST(probes, a->probes);
+	LIST(pids, a->pids);
+#undef LIST
 	a->o.note = note_to_stderr;
 	if (a->sym.filepath && a->o.tracer == KMAG_REC_TRACER_NONE)
 		return cli_usage_error("record", "-l, --func-list, --filter-filepath and -n need a function tracer, not -p nop");
@@ -518,7 +511,7 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 			 a->o.command[0], (int)res->command_pid);
 	fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s%s%s); %s\n",
 		strcmp(res->tracer, "nop") ? res->tracer :
-		a->nr_events               ? "tracepoint events" : "probe events",
+		a->events.n                ? "tracepoint events" : "probe events",
 		res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
 		res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
 		res->tracer_note ? ")" : "", what,

@@ -14,10 +14,7 @@
 
 static void fmt_value(char *buf, size_t len, const struct kmag_argstat *a, uint64_t v)
 {
-	if (a->is_signed)
-		snprintf(buf, len, "%" PRId64, (int64_t)v);
-	else
-		snprintf(buf, len, "%" PRIu64, v);
+	render_fmt_number(buf, len, v, a->is_signed);
 }
 
 /* "[1024, 2048)" for bucket 11 (bit length), "0" for bucket 0, negatives mirrored. */
@@ -35,21 +32,18 @@ static void bucket_label(char *buf, size_t len, unsigned b, bool neg)
 		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")", lo, lo << 1);
 }
 
-static void hist_line(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most)
+static void hist_line(FILE *out, unsigned b, bool neg, uint64_t n, uint64_t most)
 {
 	char c[32], label[64];
 
 	bucket_label(label, sizeof(label), b, neg);
-	fprintf(ctx, "    %-28s %10s |%-*.*s|\n", label, kmag_fmt_count(c, sizeof(c), n), BAR_WIDTH,
+	fprintf(out, "    %-28s %10s |%-*.*s|\n", label, kmag_fmt_count(c, sizeof(c), n), BAR_WIDTH,
 		(int)(1 + (n * (BAR_WIDTH - 1)) / most), "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
 }
 
 static void text_hist(FILE *out, const struct kmag_argstat *a)
 {
-	if (!render_log2hist_max(a->hist, a->neg_hist, KMAG_ARGSTAT_HIST))
-		return;
-	fputs("  histogram:\n", out);
-	render_log2hist_walk(a->hist, a->neg_hist, KMAG_ARGSTAT_HIST, hist_line, out);
+	render_log2hist_text(out, "  histogram:\n", a->hist, a->neg_hist, KMAG_ARGSTAT_HIST, hist_line);
 }
 
 int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
@@ -93,10 +87,7 @@ int kmag_argstats_text(FILE *out, const struct kmag_argstats *s)
 
 static void json_value(FILE *out, const struct kmag_argstat *a, uint64_t v)
 {
-	if (a->is_signed)
-		fprintf(out, "%" PRId64, (int64_t)v);
-	else
-		fprintf(out, "%" PRIu64, v);
+	render_put_number(out, v, a->is_signed);
 }
 
 static void json_hist(FILE *out, const struct kmag_argstat *a)
@@ -141,13 +132,8 @@ int kmag_argstats_json(FILE *out, const struct kmag_argstats *s)
 			",\"signed\":%s,\"distinct\":%" PRIu64 ",\"distinct_capped\":%s",
 			a->calls, a->reg >= 0 ? "true" : "false", a->count, a->is_signed ? "true" : "false",
 			a->distinct, a->distinct_capped ? "true" : "false");
-		if (a->count) {
-			fputs(",\"min\":", out);
-			json_value(out, a, a->min);
-			fputs(",\"max\":", out);
-			json_value(out, a, a->max);
-			fprintf(out, ",\"mean\":%.17g", a->sum / (double)a->count);
-		}
+		if (a->count)
+			render_json_min_max_mean(out, a->min, a->max, a->sum, a->count, a->is_signed);
 		fputs(",\"top\":[", out);
 		for (size_t k = 0; k < a->nr_top; k++) {
 			fputs(k ? ",{\"value\":" : "{\"value\":", out);

@@ -202,15 +202,9 @@ static double axis_x(const struct axis *a, uint64_t v)
 	return a->x0 + (l < 0 ? 0 : l > 1 ? 1 : l) * a->w;
 }
 
-static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int width, int height)
+/* The title and subtitle (names[nr], names[nr + 1]) on a white page. */
+static void draw_titles(cairo_t *cr, const struct kmag_chart *c, char **names)
 {
-	uint64_t vmax = 0, vmin = UINT64_MAX;
-	double label_w = 0, y;
-	struct axis ax;
-	char buf[64];
-	size_t i;
-	int e;
-
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -225,6 +219,19 @@ static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int widt
 		cairo_move_to(cr, 20, 54);
 		cairo_show_text(cr, names[c->nr + 1]);
 	}
+}
+
+/*
+ * The value axis: from the decade below the smallest value (so the shortest
+ * bar keeps a visible length) to just past the largest one, right of the
+ * widest name (names cut to fit first).
+ */
+static void fit_axis(cairo_t *cr, const struct kmag_chart *c, char **names, int width,
+		     struct axis *ax)
+{
+	uint64_t vmax = 0, vmin = UINT64_MAX;
+	double label_w = 0;
+	size_t i;
 
 	cairo_set_font_size(cr, 12);
 	for (i = 0; i < c->nr; i++) {
@@ -238,30 +245,30 @@ static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int widt
 	}
 	if (vmin == UINT64_MAX)
 		vmin = vmax = 1;
-	/*
-	 * From the decade below the smallest value (so the shortest bar keeps a
-	 * visible length) to just past the largest one.
-	 */
-	ax.lo = floor(log10((double)vmin));
-	if (log10((double)vmin) - ax.lo < 0.15)
-		ax.lo -= 0.5;
-	ax.hi = log10((double)vmax) + 0.06;
-	if (ax.hi < ax.lo + 1)
-		ax.hi = ax.lo + 1;
-	ax.x0 = 20 + label_w + 12;
-	ax.w = width - RIGHT - ax.x0;
+	ax->lo = floor(log10((double)vmin));
+	if (log10((double)vmin) - ax->lo < 0.15)
+		ax->lo -= 0.5;
+	ax->hi = log10((double)vmax) + 0.06;
+	if (ax->hi < ax->lo + 1)
+		ax->hi = ax->lo + 1;
+	ax->x0 = 20 + label_w + 12;
+	ax->w = width - RIGHT - ax->x0;
+}
 
-	/* grid: decades solid, 2..9 dotted */
+/* The grid: decades solid, 2..9 dotted, with their labels and the axis's name. */
+static void draw_grid(cairo_t *cr, const struct kmag_chart *c, const struct axis *ax, int height)
+{
+	char buf[64];
+	int e, m;
+
 	cairo_set_line_width(cr, 1);
-	for (e = (int)floor(ax.lo); e <= (int)ax.hi; e++) {
-		int m;
-
+	for (e = (int)floor(ax->lo); e <= (int)ax->hi; e++) {
 		for (m = 1; m < 10; m++) {
 			double l = e + log10(m), x;
 
-			if (l < ax.lo - 1e-9 || l > ax.hi + 1e-9)
+			if (l < ax->lo - 1e-9 || l > ax->hi + 1e-9)
 				continue;
-			x = floor(ax.x0 + (l - ax.lo) / (ax.hi - ax.lo) * ax.w) + 0.5;
+			x = floor(ax->x0 + (l - ax->lo) / (ax->hi - ax->lo) * ax->w) + 0.5;
 			if (m == 1)
 				cairo_set_source_rgb(cr, 0.78, 0.78, 0.78);
 			else
@@ -270,7 +277,7 @@ static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int widt
 			cairo_line_to(cr, x, height - BOTTOM + 4);
 			cairo_stroke(cr);
 			/* label decades, and 2 and 5 too when the axis spans two decades or less */
-			if (e >= 0 && (m == 1 || ((m == 2 || m == 5) && ax.hi - ax.lo <= 2))) {
+			if (e >= 0 && (m == 1 || ((m == 2 || m == 5) && ax->hi - ax->lo <= 2))) {
 				decade_label(buf, sizeof(buf), e, m, c->durations);
 				cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
 				cairo_move_to(cr, x - text_width(cr, buf) / 2,
@@ -281,9 +288,20 @@ static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int widt
 	}
 	snprintf(buf, sizeof(buf), "%s (log scale)", c->axis_label ? c->axis_label : "value");
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-	cairo_move_to(cr, ax.x0 + ax.w / 2 - text_width(cr, buf) / 2, height - BOTTOM + 42);
+	cairo_move_to(cr, ax->x0 + ax->w / 2 - text_width(cr, buf) / 2, height - BOTTOM + 42);
 	cairo_show_text(cr, buf);
+}
 
+static void draw(cairo_t *cr, const struct kmag_chart *c, char **names, int width, int height)
+{
+	struct axis ax;
+	char buf[64];
+	double y;
+	size_t i;
+
+	draw_titles(cr, c, names);
+	fit_axis(cr, c, names, width, &ax);
+	draw_grid(cr, c, &ax, height);
 	for (i = 0, y = TOP; i < c->nr; i++, y += ROW) {
 		double x1 = axis_x(&ax, c->values[i]);
 		uint8_t rgb[3] = { 0x43, 0x65, 0xa0 };

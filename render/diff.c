@@ -15,6 +15,7 @@
 
 #if KMAG_HAVE_GRAPHVIZ
 #include <graphviz/cgraph.h>
+#include "render-gv.h"
 #endif
 
 /* ---- what is shown: everything, or what the source path filter keeps ---- */
@@ -447,6 +448,24 @@ static int set_label(Agnode_t *n, const char *name, const char *suffix)
 	return 0;
 }
 
+/* The diff graph's defaults: unchanged functions and edges stay plain. */
+static const struct render_gv_attr dot_defaults[] = {
+	{ AGRAPH, "rankdir", "LR", NULL },
+	{ AGRAPH, "label", "", NULL },
+	{ AGNODE, "shape", "box", NULL },
+	{ AGNODE, "style", "filled", NULL },
+	{ AGNODE, "fillcolor", "#ffffff", NULL },
+	{ AGNODE, "fontname", "monospace", NULL },
+	{ AGNODE, "label", "\\N", NULL },
+	{ AGNODE, "penwidth", "1", NULL },
+	{ AGNODE, "kmag_status", "same", NULL },
+	{ AGEDGE, "color", "#999999", NULL },
+	{ AGEDGE, "label", "", NULL },
+	{ AGEDGE, "style", "solid", NULL },
+	{ AGEDGE, "penwidth", "1", NULL },
+	{ AGEDGE, "kmag_status", "same", NULL },
+};
+
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 {
 	const struct kmag_cgdiff *d = r->diff;
@@ -456,7 +475,8 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 	bool has_time = kmag_cgdiff_has_time(d);
 	Agnode_t **agn = calloc(nf + 1, sizeof(*agn));
 	unsigned char *want = calloc(nf + 1, 1);
-	Agraph_t *g = agopen("kmag_diff", Agdirected, NULL);
+	Agraph_t *g = render_gv_graph("kmag_diff", dot_defaults,
+				      sizeof(dot_defaults) / sizeof(dot_defaults[0]));
 	char buf[4096], colour[16], t1[40], t2[40], *esc;
 	int ret = 0;
 
@@ -467,20 +487,6 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 			agclose(g);
 		return -ENOMEM;
 	}
-	agattr(g, AGRAPH, "rankdir", "LR");
-	agattr(g, AGRAPH, "label", "");
-	agattr(g, AGNODE, "shape", "box");
-	agattr(g, AGNODE, "style", "filled");
-	agattr(g, AGNODE, "fillcolor", "#ffffff");
-	agattr(g, AGNODE, "fontname", "monospace");
-	agattr(g, AGNODE, "label", "\\N");
-	agattr(g, AGNODE, "penwidth", "1");
-	agattr(g, AGNODE, "kmag_status", "same");
-	agattr(g, AGEDGE, "color", "#999999");
-	agattr(g, AGEDGE, "label", "");
-	agattr(g, AGEDGE, "style", "solid");
-	agattr(g, AGEDGE, "penwidth", "1");
-	agattr(g, AGEDGE, "kmag_status", "same");
 	snprintf(buf, sizeof(buf), "kmag diff: A = %s, B = %s (red: more in B, blue: less)",
 		 r->input_a ? r->input_a : "-", r->input_b ? r->input_b : "-");
 	esc = render_dot_esc(buf, NULL);
@@ -556,12 +562,9 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 		if (x->status == KMAG_DIFF_REMOVED)
 			agset(ae, "style", "dashed");
 	}
-	if (!ret && agwrite(g, out))
-		ret = -EIO;
-	agclose(g);
 	free(agn);
 	free(want);
-	return ret ? ret : render_status(out);
+	return render_gv_write_close(g, out, ret);
 }
 
 #else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */

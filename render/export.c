@@ -15,6 +15,7 @@
 
 #if KMAG_HAVE_GRAPHVIZ
 #include <graphviz/cgraph.h>
+#include "render-gv.h"
 #endif
 
 static bool shown(const struct kmag_export *x, uint32_t node)
@@ -90,6 +91,19 @@ static void set_stats(void *obj, const struct kmag_cg_stats *st, bool has_time)
 		set_u64(obj, "kmag_incomplete", st->incomplete);
 }
 
+/* The DOT graph's defaults. */
+static const struct render_gv_attr dot_defaults[] = {
+	{ AGRAPH, "rankdir", "LR", NULL },
+	{ AGRAPH, "label", "", NULL },
+	{ AGNODE, "shape", "box", NULL },
+	{ AGNODE, "fontname", "monospace", NULL },
+	{ AGNODE, "label", "\\N", NULL },
+	{ AGNODE, "tooltip", "", NULL },
+	{ AGEDGE, "label", "", NULL },
+	{ AGEDGE, "penwidth", "1", NULL },
+	{ AGEDGE, "style", "solid", NULL },
+};
+
 int kmag_export_dot(FILE *out, const struct kmag_export *x)
 {
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(x->cg);
@@ -103,23 +117,13 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 	int ret = 0;
 
 	agn = calloc(nn + 1, sizeof(*agn));
-	g = agopen("kmag", Agdirected, NULL);
+	g = render_gv_graph("kmag", dot_defaults, sizeof(dot_defaults) / sizeof(dot_defaults[0]));
 	if (!agn || !g) {
 		free(agn);
 		if (g)
 			agclose(g);
 		return -ENOMEM;
 	}
-	/* declare defaults once so per-object values stay short */
-	agattr(g, AGRAPH, "rankdir", "LR");
-	agattr(g, AGRAPH, "label", "");
-	agattr(g, AGNODE, "shape", "box");
-	agattr(g, AGNODE, "fontname", "monospace");
-	agattr(g, AGNODE, "label", "\\N");
-	agattr(g, AGNODE, "tooltip", "");
-	agattr(g, AGEDGE, "label", "");
-	agattr(g, AGEDGE, "penwidth", "1");
-	agattr(g, AGEDGE, "style", "solid");
 	snprintf(buf, sizeof(buf), "kmag call graph of %s", x->input ? x->input : "-");
 	ret = set_esc(g, "label", buf, NULL);
 	for (i = 0; i < ne; i++)
@@ -179,11 +183,8 @@ int kmag_export_dot(FILE *out, const struct kmag_export *x)
 			agset(ae, "style", "dashed");
 		set_stats(ae, &e->st, has_time);
 	}
-	if (!ret && agwrite(g, out))
-		ret = -EIO;
-	agclose(g);
 	free(agn);
-	return ret ? ret : render_status(out);
+	return render_gv_write_close(g, out, ret);
 }
 
 #else /* !KMAG_HAVE_GRAPHVIZ: DOT is written with libcgraph */

@@ -24,6 +24,7 @@
 #if KMAG_HAVE_GRAPHVIZ
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
+#include "render-gv.h"
 #endif
 
 #define DOT_MAX_NODES 300	/* above this, dot takes seconds: use sfdp */
@@ -108,53 +109,33 @@ static size_t put_odd(FILE *f, const unsigned char *p)
 	return n;
 }
 
-static void put_html(FILE *f, const char *str)
+/* The HTML entity of ASCII character @c, or NULL when it stands as itself. */
+static const char *html_entity(unsigned char c)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
-
-	for (; *s; s++) {
-		if ((n = put_odd(f, s))) {
-			s += n - 1;
-			continue;
-		}
-		if (*s >= 0x80) {
-			/* a whole UTF-8 character (put_odd() took the others) */
-			n = render_utf8_len(s);
-			fwrite(s, 1, n, f);
-			s += n - 1;
-			continue;
-		}
-		switch (*s) {
-		case '\\':
-			/*
-			 * Graphviz expands \N, \G, ... in HTML text too, and reads past
-			 * the end of a text that ends in a backslash: double it.
-			 */
-			fputs("\\\\", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	default:
+		return NULL;
 	}
 }
 
-/* Graphviz expands \N, \G, \n, \l ... in labels and tooltips: double backslashes. */
-static void put_esc(FILE *f, const char *str)
+/*
+ * @str for Graphviz, in an HTML label (@html) or a plain label or tooltip:
+ * odd bytes as visible text (put_odd()), backslashes doubled (Graphviz
+ * expands \N, \G, \n, \l ... in both, and reads past the end of a text that
+ * ends in a backslash), in HTML & < > " as entities.
+ */
+static void put_gv(FILE *f, const char *str, bool html)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const char *entity;
 	size_t n;
 
 	for (; *s; s++) {
@@ -163,6 +144,10 @@ static void put_esc(FILE *f, const char *str)
 			continue;
 		}
 		n = render_utf8_len(s);
+		if (html && (entity = html_entity(*s))) {
+			fputs(entity, f);
+			continue;
+		}
 		if (*s == '\\')
 			fputc('\\', f);
 		fwrite(s, 1, n, f);
@@ -170,12 +155,17 @@ static void put_esc(FILE *f, const char *str)
 	}
 }
 
+static void put_html(FILE *f, const char *str)
+{
+	put_gv(f, str, true);
+}
+
 /* @str cut to @max characters (render_name_cut()), for a label (HTML) or a tooltip. */
 static void put_html_cut(FILE *f, const char *str, size_t max)
 {
 	char *tmp = NULL;
 
-	put_html(f, render_name_cut(str, max, &tmp));
+	put_gv(f, render_name_cut(str, max, &tmp), true);
 	free(tmp);
 }
 
@@ -183,7 +173,7 @@ static void put_esc_cut(FILE *f, const char *str, size_t max)
 {
 	char *tmp = NULL;
 
-	put_esc(f, render_name_cut(str, max, &tmp));
+	put_gv(f, render_name_cut(str, max, &tmp), false);
 	free(tmp);
 }
 
@@ -540,46 +530,59 @@ static int legend(const struct kmag_graph_doc *d, struct gv *gv)
 	return 0;
 }
 
+/* The picture's defaults; each object's own values stay short. */
 static void declare_attrs(struct gv *gv, bool big)
 {
-	Agraph_t *g = gv->g;
+	static const struct render_gv_attr graph[] = {
+		{ AGRAPH, "fontname", FONT, NULL },
+		{ AGRAPH, "labelloc", "t", NULL },
+		{ AGRAPH, "labeljust", "l", NULL },
+		{ AGRAPH, "outputorder", "edgesfirst", NULL },
+		{ AGRAPH, "pad", "0.3", NULL },
+		{ AGRAPH, "bgcolor", "white", NULL },
+	};
+	/* an overview (sfdp), or layers left to right (dot) */
+	static const struct render_gv_attr overview[] = {
+		{ AGRAPH, "overlap", "prism", NULL },
+		{ AGRAPH, "splines", "false", NULL },
+	};
+	static const struct render_gv_attr layered[] = {
+		{ AGRAPH, "rankdir", "LR", NULL },
+		{ AGRAPH, "nodesep", "0.15", NULL },
+		{ AGRAPH, "ranksep", "0.6", NULL },
+	};
+	const struct render_gv_attr objects[] = {
+		{ AGNODE, "shape", "box", NULL },
+		{ AGNODE, "style", "rounded,filled", NULL },
+		{ AGNODE, "fontname", FONT, NULL },
+		{ AGNODE, "fontsize", "12", NULL },
+		{ AGNODE, "margin", "0.10,0.04", NULL },
+		{ AGNODE, "label", "", &gv->n_label },
+		{ AGNODE, "fillcolor", "#ffffcc", &gv->n_fill },
+		{ AGNODE, "fontcolor", "black", &gv->n_font },
+		{ AGNODE, "penwidth", "1", &gv->n_pen },
+		{ AGNODE, "color", "#4d4d4d", &gv->n_color },
+		{ AGNODE, "tooltip", "", &gv->n_tip },
+		{ AGNODE, "peripheries", "1", &gv->n_peri },
+		{ AGEDGE, "fontname", FONT, NULL },
+		{ AGEDGE, "fontsize", "9", NULL },
+		{ AGEDGE, "arrowsize", "0.6", NULL },
+		{ AGEDGE, "fontcolor", "#333333", &gv->e_font },
+		{ AGEDGE, "label", "", &gv->e_label },
+		{ AGEDGE, "penwidth", "1", &gv->e_pen },
+		/* translucent: crossings stay readable */
+		{ AGEDGE, "color", "#4d4d4d99", &gv->e_color },
+		{ AGEDGE, "style", "solid", &gv->e_style },
+		{ AGEDGE, "tooltip", "", &gv->e_tip },
+		{ AGEDGE, "weight", "1", &gv->e_weight },
+	};
 
-	agattr(g, AGRAPH, "fontname", FONT);
-	agattr(g, AGRAPH, "labelloc", "t");
-	agattr(g, AGRAPH, "labeljust", "l");
-	agattr(g, AGRAPH, "outputorder", "edgesfirst");
-	agattr(g, AGRAPH, "pad", "0.3");
-	agattr(g, AGRAPH, "bgcolor", "white");
-	if (big) {
-		agattr(g, AGRAPH, "overlap", "prism");
-		agattr(g, AGRAPH, "splines", "false");
-	} else {
-		agattr(g, AGRAPH, "rankdir", "LR");
-		agattr(g, AGRAPH, "nodesep", "0.15");
-		agattr(g, AGRAPH, "ranksep", "0.6");
-	}
-	agattr(g, AGNODE, "shape", "box");
-	agattr(g, AGNODE, "style", "rounded,filled");
-	agattr(g, AGNODE, "fontname", FONT);
-	agattr(g, AGNODE, "fontsize", "12");
-	agattr(g, AGNODE, "margin", "0.10,0.04");
-	gv->n_label = agattr(g, AGNODE, "label", "");
-	gv->n_fill = agattr(g, AGNODE, "fillcolor", "#ffffcc");
-	gv->n_font = agattr(g, AGNODE, "fontcolor", "black");
-	gv->n_pen = agattr(g, AGNODE, "penwidth", "1");
-	gv->n_color = agattr(g, AGNODE, "color", "#4d4d4d");
-	gv->n_tip = agattr(g, AGNODE, "tooltip", "");
-	gv->n_peri = agattr(g, AGNODE, "peripheries", "1");
-	agattr(g, AGEDGE, "fontname", FONT);
-	agattr(g, AGEDGE, "fontsize", "9");
-	agattr(g, AGEDGE, "arrowsize", "0.6");
-	gv->e_font = agattr(g, AGEDGE, "fontcolor", "#333333");
-	gv->e_label = agattr(g, AGEDGE, "label", "");
-	gv->e_pen = agattr(g, AGEDGE, "penwidth", "1");
-	gv->e_color = agattr(g, AGEDGE, "color", "#4d4d4d99");	/* translucent: crossings stay readable */
-	gv->e_style = agattr(g, AGEDGE, "style", "solid");
-	gv->e_tip = agattr(g, AGEDGE, "tooltip", "");
-	gv->e_weight = agattr(g, AGEDGE, "weight", "1");
+	render_gv_defaults(gv->g, graph, sizeof(graph) / sizeof(graph[0]));
+	if (big)
+		render_gv_defaults(gv->g, overview, sizeof(overview) / sizeof(overview[0]));
+	else
+		render_gv_defaults(gv->g, layered, sizeof(layered) / sizeof(layered[0]));
+	render_gv_defaults(gv->g, objects, sizeof(objects) / sizeof(objects[0]));
 }
 
 static int build(const struct kmag_graph_doc *d, struct gv *gv, bool big)
@@ -593,7 +596,7 @@ static int build(const struct kmag_graph_doc *d, struct gv *gv, bool big)
 
 	if (!nodes)
 		return -ENOMEM;
-	gv->g = agopen("kmag", Agdirected, NULL);
+	gv->g = render_gv_graph("kmag", NULL, 0);
 	if (!gv->g)
 		goto out;
 	gv->big = big;

@@ -18,10 +18,8 @@ static void fmt_value(char *buf, size_t len, const struct kmag_probe_arg *a, uin
 {
 	if (a->type && a->type[0] == 'x')
 		snprintf(buf, len, "0x%" PRIx64, v);
-	else if (a->is_signed)
-		snprintf(buf, len, "%" PRId64, (int64_t)v);
 	else
-		snprintf(buf, len, "%" PRIu64, v);
+		render_fmt_number(buf, len, v, a->is_signed);
 }
 
 static const char *kind_name(const struct kmag_probe *p)
@@ -47,21 +45,18 @@ static void bucket_label(char *buf, size_t len, unsigned b, bool neg)
 		snprintf(buf, len, "%" PRIu64 "..%" PRIu64, lo, hi);
 }
 
-static void hist_line(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most)
+static void hist_line(FILE *out, unsigned b, bool neg, uint64_t n, uint64_t most)
 {
 	char label[64], c[32];
 
 	bucket_label(label, sizeof(label), b, neg);
-	fprintf(ctx, "      %22s %12s |%.*s\n", label, kmag_fmt_count(c, sizeof(c), n),
+	fprintf(out, "      %22s %12s |%.*s\n", label, kmag_fmt_count(c, sizeof(c), n),
 		(int)(1 + (n * (BAR_WIDTH - 1)) / most), "########################################");
 }
 
 static void text_hist(FILE *out, const struct kmag_probe_arg *a)
 {
-	if (!render_log2hist_max(a->hist, a->neg_hist, KMAG_PROBE_HIST))
-		return;
-	fputs("    histogram:\n", out);
-	render_log2hist_walk(a->hist, a->neg_hist, KMAG_PROBE_HIST, hist_line, out);
+	render_log2hist_text(out, "    histogram:\n", a->hist, a->neg_hist, KMAG_PROBE_HIST, hist_line);
 }
 
 int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_symtab *st)
@@ -132,10 +127,7 @@ int kmag_probes_text(FILE *out, const struct kmag_probes *p, const struct kmag_s
 
 static void json_value(FILE *out, const struct kmag_probe_arg *a, uint64_t v)
 {
-	if (a->is_signed)
-		fprintf(out, "%" PRId64, (int64_t)v);
-	else
-		fprintf(out, "%" PRIu64, v);
+	render_put_number(out, v, a->is_signed);
 }
 
 int kmag_probes_json(FILE *out, const struct kmag_probes *p, const struct kmag_symtab *st)
@@ -168,13 +160,9 @@ int kmag_probes_json(FILE *out, const struct kmag_probes *p, const struct kmag_s
 			fprintf(out, ",\"count\":%" PRIu64 ",\"distinct\":%" PRIu64
 				",\"distinct_capped\":%s",
 				ar->count, ar->distinct, ar->distinct_capped ? "true" : "false");
-			if (!ar->is_string && ar->count) {
-				fputs(",\"min\":", out);
-				json_value(out, ar, ar->min);
-				fputs(",\"max\":", out);
-				json_value(out, ar, ar->max);
-				fprintf(out, ",\"mean\":%.17g", ar->sum / (double)ar->count);
-			}
+			if (!ar->is_string && ar->count)
+				render_json_min_max_mean(out, ar->min, ar->max, ar->sum, ar->count,
+							 ar->is_signed);
 			fputs(",\"top\":[", out);
 			for (k = 0; k < ar->nr_top; k++) {
 				fputs(k ? ",{\"value\":" : "{\"value\":", out);

@@ -326,7 +326,9 @@ void kmag_fput_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-uint64_t render_log2hist_max(const uint64_t *hist, const uint64_t *neg, unsigned nr)
+void render_log2hist_text(FILE *out, const char *heading, const uint64_t *hist,
+			  const uint64_t *neg, unsigned nr,
+			  void (*line)(FILE *out, unsigned b, bool neg, uint64_t n, uint64_t most))
 {
 	uint64_t most = 0;
 	unsigned b;
@@ -337,22 +339,31 @@ uint64_t render_log2hist_max(const uint64_t *hist, const uint64_t *neg, unsigned
 		if (neg[b] > most)
 			most = neg[b];
 	}
-	return most;
-}
-
-void render_log2hist_walk(const uint64_t *hist, const uint64_t *neg, unsigned nr,
-			  void (*line)(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most),
-			  void *ctx)
-{
-	uint64_t most = render_log2hist_max(hist, neg, nr);
-	unsigned b;
-
+	if (!most)
+		return;
+	fputs(heading, out);
 	for (b = nr - 1; b > 0; b--)	/* (bucket 0 holds 0, never negative) */
 		if (neg[b])
-			line(ctx, b, true, neg[b], most);
+			line(out, b, true, neg[b], most);
 	for (b = 0; b < nr; b++)
 		if (hist[b])
-			line(ctx, b, false, hist[b], most);
+			line(out, b, false, hist[b], most);
+}
+
+char *render_fmt_number(char *buf, size_t len, uint64_t v, bool is_signed)
+{
+	if (is_signed)
+		snprintf(buf, len, "%" PRId64, (int64_t)v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+void render_put_number(FILE *out, uint64_t v, bool is_signed)
+{
+	char buf[32];
+
+	fputs(render_fmt_number(buf, sizeof(buf), v, is_signed), out);
 }
 
 FILE *render_out_open(const char *path, struct kmag_outfile **file, int *ret,
@@ -364,4 +375,14 @@ FILE *render_out_open(const char *path, struct kmag_outfile **file, int *ret,
 		return NULL;
 	}
 	return kmag_outfile_stream(*file);
+}
+
+void render_json_min_max_mean(FILE *out, uint64_t min, uint64_t max, double sum, uint64_t count,
+			      bool is_signed)
+{
+	fputs(",\"min\":", out);
+	render_put_number(out, min, is_signed);
+	fputs(",\"max\":", out);
+	render_put_number(out, max, is_signed);
+	fprintf(out, ",\"mean\":%.17g", sum / (double)count);
 }

@@ -97,6 +97,14 @@ char *render_dot_id(const char *name, size_t index);
 /* Returns 0, or -EIO when @out has seen a write error. */
 int render_status(FILE *out);
 
+/* @v (raw bits) in decimal, as two's complement when @is_signed, into @buf; returns @buf. */
+char *render_fmt_number(char *buf, size_t len, uint64_t v, bool is_signed);
+/* The same, written to @out (a JSON number). */
+void render_put_number(FILE *out, uint64_t v, bool is_signed);
+/* ,"min":..,"max":..,"mean":.. of @count values (raw bits, @is_signed) summing to @sum. */
+void render_json_min_max_mean(FILE *out, uint64_t min, uint64_t max, double sum, uint64_t count,
+			      bool is_signed);
+
 struct kmag_outfile;
 /*
  * Opens @path for a picture or page (include/kmag/outfile.h: written aside,
@@ -108,13 +116,12 @@ FILE *render_out_open(const char *path, struct kmag_outfile **file, int *ret,
 
 /*
  * A power-of-two histogram (lib/util/log2hist.h: @nr buckets in @hist, the
- * negative values' magnitudes in @neg) in the text tables: the largest
- * bucket's count (0: empty), and each non-empty bucket in order of value
- * (the most negative first) to @line with that count.
+ * negative values' magnitudes in @neg) in a text table: nothing when it is
+ * empty, else @heading and each non-empty bucket in order of value (the most
+ * negative first) through @line, with its count and the largest count.
  */
-uint64_t render_log2hist_max(const uint64_t *hist, const uint64_t *neg, unsigned nr);
-void render_log2hist_walk(const uint64_t *hist, const uint64_t *neg, unsigned nr,
-			  void (*line)(void *ctx, unsigned b, bool neg, uint64_t n, uint64_t most),
-			  void *ctx);
+void render_log2hist_text(FILE *out, const char *heading, const uint64_t *hist,
+			  const uint64_t *neg, unsigned nr,
+			  void (*line)(FILE *out, unsigned b, bool neg, uint64_t n, uint64_t most));
 
 #endif /* KMAG_RENDER_RENDER_H */

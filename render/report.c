@@ -113,17 +113,12 @@ static void profile_kernels(FILE *out, const struct kmag_trace_info *info)
 	fputc('\n', out);
 }
 
-static void header(FILE *out, const struct kmag_report *r)
+/* "# input:", "# kernel:" and "# events:" lines: what was read. */
+static void header_input(FILE *out, const struct kmag_trace_info *info)
 {
-	const struct kmag_trace_info *info = r->info;
-	const struct kmag_cg_summary *sum = kmag_cg_summary(r->cg);
-	char a[64], b[64];
-	int i, shown = 0;
+	char a[64];
+	int i;
 
-	/* the file's path and what the trace.dat says (uname, clock): any bytes */
-	fputs("# kmag report: ", out);
-	render_fput_text(out, r->input ? r->input : "-");
-	fputc('\n', out);
 	fprintf(out, "# input:   %s", kmag_input_format_name(info->format));
 	if (info->file_version)
 		fprintf(out, " v%d", info->file_version);
@@ -157,6 +152,14 @@ static void header(FILE *out, const struct kmag_report *r)
 		fputc(')', out);
 	}
 	fputc('\n', out);
+}
+
+/* "# lost:" lines: per CPU, overwritten before reading, or none. */
+static void header_lost(FILE *out, const struct kmag_trace_info *info)
+{
+	char a[64];
+	int i, shown = 0;
+
 	for (i = 0; i < info->nr_cpus; i++) {
 		const struct kmag_cpu_info *ci = &info->cpus[i];
 		uint64_t stat = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;
@@ -187,6 +190,46 @@ static void header(FILE *out, const struct kmag_report *r)
 	}
 	if (!shown)
 		fputs("# lost:    none\n", out);
+}
+
+/* "# other:" line: the events that are no function calls, by name. */
+static void header_other(FILE *out, const struct kmag_cg *cg)
+{
+	const struct kmag_cg_event_count *ec = kmag_cg_event_counts(cg);
+	size_t k, n = kmag_cg_nr_event_counts(cg);
+	char a[64];
+
+	if (!n)
+		return;
+	fputs("# other:  ", out);
+	for (k = 0; k < n && k < 12; k++) {
+		kmag_fmt_count(a, sizeof(a), ec[k].count);
+		/* event names come from the trace: escaped as function names are */
+		fputs(k ? ", " : " ", out);
+		if (ec[k].system) {
+			render_fput_text(out, ec[k].system);
+			fputc(':', out);
+		}
+		render_fput_text(out, ec[k].name);
+		fprintf(out, " %s", a);
+	}
+	if (n > 12)
+		fprintf(out, ", ... (%zu event types)", n);
+	fputc('\n', out);
+}
+
+static void header(FILE *out, const struct kmag_report *r)
+{
+	const struct kmag_trace_info *info = r->info;
+	const struct kmag_cg_summary *sum = kmag_cg_summary(r->cg);
+	char a[64], b[64];
+
+	/* the file's path and what the trace.dat says (uname, clock): any bytes */
+	fputs("# kmag report: ", out);
+	render_fput_text(out, r->input ? r->input : "-");
+	fputc('\n', out);
+	header_input(out, info);
+	header_lost(out, info);
 	if (info->first_ts != KMAG_TS_NONE && info->last_ts != KMAG_TS_NONE)
 		fprintf(out, "# time:    %.6f .. %.6f s (%s)\n", (double)info->first_ts / 1e9,
 			(double)info->last_ts / 1e9,
@@ -201,26 +244,7 @@ static void header(FILE *out, const struct kmag_report *r)
 		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
 		info->tracer == KMAG_TRACER_FUNCTION ?
 			" (function tracer: callers only, no durations)" : "");
-	if (kmag_cg_nr_event_counts(r->cg)) {
-		const struct kmag_cg_event_count *ec = kmag_cg_event_counts(r->cg);
-		size_t k, n = kmag_cg_nr_event_counts(r->cg);
-
-		fputs("# other:  ", out);
-		for (k = 0; k < n && k < 12; k++) {
-			kmag_fmt_count(a, sizeof(a), ec[k].count);
-			/* event names come from the trace: escaped as function names are */
-			fputs(k ? ", " : " ", out);
-			if (ec[k].system) {
-				render_fput_text(out, ec[k].system);
-				fputc(':', out);
-			}
-			render_fput_text(out, ec[k].name);
-			fprintf(out, " %s", a);
-		}
-		if (n > 12)
-			fprintf(out, ", ... (%zu event types)", n);
-		fputc('\n', out);
-	}
+	header_other(out, r->cg);
 	fputs("#\n", out);
 }
 
@@ -476,17 +500,45 @@ static void json_profile_fields(FILE *out, const struct kmag_report *r)
 	fputc(']', out);
 }
 
-int kmag_report_json(FILE *out, const struct kmag_report *r)
+/* The CPUs of a report's JSON: events, lost events and gaps, the recorder's counters. */
+static void json_cpus(FILE *out, const struct kmag_trace_info *info)
+{
+	int c;
+
+	fputs(", \"cpus\": [", out);
+	for (c = 0; c < info->nr_cpus; c++) {
+		const struct kmag_cpu_info *ci = &info->cpus[c];
+		uint64_t stat = ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped;
+
+		fprintf(out, "%s{\"cpu\": %d, \"events\": %" PRIu64 ", \"lost\": %" PRIu64
+			     ", \"gaps\": %u",
+			c ? ", " : "", c, ci->events,
+			ci->has_stats && stat >= ci->lost ? stat : ci->lost, ci->lost_markers);
+		if (ci->has_stats)
+			fprintf(out, ", \"overrun\": %" PRIu64 ", \"commit_overrun\": %" PRIu64
+				     ", \"dropped\": %" PRIu64,
+				ci->stat_overrun, ci->stat_commit_overrun, ci->stat_dropped);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+/* A timestamp member's value: the number, or null when unknown. */
+static void json_ts(FILE *out, const char *key, uint64_t ts)
+{
+	fputs(key, out);
+	if (ts != KMAG_TS_NONE)
+		put_u64(out, ts);
+	else
+		fputs("null", out);
+}
+
+/* What a report's JSON says of the trace before its functions. */
+static void json_trace(FILE *out, const struct kmag_report *r)
 {
 	const struct kmag_trace_info *info = r->info;
 	const struct kmag_cg_summary *sum = kmag_cg_summary(r->cg);
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(r->cg);
-	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
-	size_t n = kmag_cg_nr_nodes(r->cg), ne = kmag_cg_nr_edges(r->cg), i, shown;
-	bool has_time = sum->has_time;
-	uint32_t *order = NULL;
-	unsigned char *listed = NULL;
-	int c;
+	size_t i;
 
 	fputs("{\"input\": ", out);
 	kmag_fput_json_string(out, r->input);
@@ -496,38 +548,14 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 	kmag_fput_json_string(out, kmag_tracer_name(info->tracer));
 	fputs(", \"kmag_profile\": 1, \"uname\": ", out);
 	json_str_or_null(out, info->uname);
-	fprintf(out, ", \"has_time\": %s, \"has_stacks\": %s", has_time ? "true" : "false",
+	fprintf(out, ", \"has_time\": %s, \"has_stacks\": %s", sum->has_time ? "true" : "false",
 		sum->has_stacks ? "true" : "false");
 	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64
 		     ", \"lost_events_unknown\": %s",
 		info->events, info->lost, info->lost_unknown ? "true" : "false");
-	fputs(", \"cpus\": [", out);
-	for (c = 0; c < info->nr_cpus; c++) {
-		const struct kmag_cpu_info *ci = &info->cpus[c];
-
-		fprintf(out, "%s{\"cpu\": %d, \"events\": %" PRIu64 ", \"lost\": %" PRIu64
-			     ", \"gaps\": %u",
-			c ? ", " : "", c, ci->events,
-			ci->has_stats && ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped >= ci->lost ?
-				ci->stat_overrun + ci->stat_commit_overrun + ci->stat_dropped :
-				ci->lost,
-			ci->lost_markers);
-		if (ci->has_stats)
-			fprintf(out, ", \"overrun\": %" PRIu64 ", \"commit_overrun\": %" PRIu64
-				     ", \"dropped\": %" PRIu64,
-				ci->stat_overrun, ci->stat_commit_overrun, ci->stat_dropped);
-		fputc('}', out);
-	}
-	fputs("], \"time_start_ns\": ", out);
-	if (info->first_ts != KMAG_TS_NONE)
-		put_u64(out, info->first_ts);
-	else
-		fputs("null", out);
-	fputs(", \"time_end_ns\": ", out);
-	if (info->last_ts != KMAG_TS_NONE)
-		put_u64(out, info->last_ts);
-	else
-		fputs("null", out);
+	json_cpus(out, info);
+	json_ts(out, ", \"time_start_ns\": ", info->first_ts);
+	json_ts(out, ", \"time_end_ns\": ", info->last_ts);
 	fputs(", \"filters\": ", out);
 	kmag_fput_json_string(out, r->filters ? r->filters : "");
 	fprintf(out, ", \"incomplete_calls\": %" PRIu64 ", \"unmatched_exits\": %" PRIu64,
@@ -537,58 +565,65 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 		const struct kmag_cg_event_count *ec = &kmag_cg_event_counts(r->cg)[i];
 
 		fputs(i ? ", {\"system\": " : "{\"system\": ", out);
-		if (ec->system)
-			kmag_fput_json_string(out, ec->system);
-		else
-			fputs("null", out);
+		json_str_or_null(out, ec->system);
 		fputs(", \"name\": ", out);
 		kmag_fput_json_string(out, ec->name);
 		fprintf(out, ", \"count\": %" PRIu64 "}", ec->count);
 	}
 	fputc(']', out);
 	json_profile_fields(out, r);
+}
 
-	listed = calloc(n + 1, 1);
-	if (!listed)
+/* The focus's callers or callees as functions, each marked in @listed. */
+static void json_focus_functions(FILE *out, const struct kmag_report *r, unsigned char *listed)
+{
+	const struct kmag_cg_node *f = &kmag_cg_nodes(r->cg)[r->focus];
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
+	uint32_t first = r->callers ? f->in_first : f->out_first;
+	uint32_t count = r->callers ? f->in_count : f->out_count, j;
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
+	size_t shown = 0;
+
+	for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
+		const struct kmag_cg_edge *e = &edges[list[first + j]];
+		uint32_t other = r->callers ? e->caller : e->callee;
+
+		if (listed[other] || !listed_node(r, other))
+			continue;
+		listed[other] = 1;
+		fputs(shown++ ? ", " : "", out);
+		json_function(out, r, other, has_time);
+	}
+}
+
+/* The functions in the sort order, up to the limit, each marked in @listed. 0 or -ENOMEM. */
+static int json_sorted_functions(FILE *out, const struct kmag_report *r, unsigned char *listed)
+{
+	uint32_t *order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
+	size_t n = kmag_cg_nr_nodes(r->cg), i, shown = 0;
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
+
+	if (!order)
 		return -ENOMEM;
-	if (r->focus >= 0) {
-		fprintf(out, ", \"focus_kind\": \"%s\", \"focus\": ", r->callers ? "callers" : "callees");
-		json_function(out, r, (uint32_t)r->focus, has_time);
+	for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
+		if (!listed_node(r, order[i]))
+			continue;
+		fputs(shown++ ? ", " : "", out);
+		json_function(out, r, order[i], has_time);
+		listed[order[i]] = 1;
 	}
-	fputs(", \"functions\": [", out);
-	shown = 0;
-	if (r->focus >= 0) {
-		const struct kmag_cg_node *f = &nodes[r->focus];
-		const uint32_t *list = r->callers ? kmag_cg_in_edges(r->cg) : kmag_cg_out_edges(r->cg);
-		uint32_t first = r->callers ? f->in_first : f->out_first;
-		uint32_t count = r->callers ? f->in_count : f->out_count, j;
+	free(order);
+	return 0;
+}
 
-		for (j = 0; j < count && (!r->limit || j < r->limit); j++) {
-			const struct kmag_cg_edge *e = &edges[list[first + j]];
-			uint32_t other = r->callers ? e->caller : e->callee;
+/* The edges between listed functions (with a focus: its edges to them). */
+static void json_edges(FILE *out, const struct kmag_report *r, const unsigned char *listed)
+{
+	const struct kmag_cg_edge *edges = kmag_cg_edges(r->cg);
+	size_t ne = kmag_cg_nr_edges(r->cg), i, shown = 0;
+	bool has_time = kmag_cg_summary(r->cg)->has_time;
 
-			if (listed[other] || !listed_node(r, other))
-				continue;
-			listed[other] = 1;
-			fputs(shown++ ? ", " : "", out);
-			json_function(out, r, other, has_time);
-		}
-	} else {
-		order = kmag_cg_sorted_nodes(r->cg, r->st, r->sort);
-		if (!order) {
-			free(listed);
-			return -ENOMEM;
-		}
-		for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
-			if (!listed_node(r, order[i]))
-				continue;
-			fputs(shown++ ? ", " : "", out);
-			json_function(out, r, order[i], has_time);
-			listed[order[i]] = 1;
-		}
-	}
-	fputs("], \"edges\": [", out);
-	shown = 0;
 	for (i = 0; i < ne; i++) {
 		const struct kmag_cg_edge *e = &edges[i];
 
@@ -603,8 +638,29 @@ int kmag_report_json(FILE *out, const struct kmag_report *r)
 		fputs(shown++ ? ", " : "", out);
 		json_edge(out, r, e, has_time);
 	}
+}
+
+int kmag_report_json(FILE *out, const struct kmag_report *r)
+{
+	unsigned char *listed = calloc(kmag_cg_nr_nodes(r->cg) + 1, 1);
+
+	if (!listed)
+		return -ENOMEM;
+	json_trace(out, r);
+	if (r->focus >= 0) {
+		fprintf(out, ", \"focus_kind\": \"%s\", \"focus\": ", r->callers ? "callers" : "callees");
+		json_function(out, r, (uint32_t)r->focus, kmag_cg_summary(r->cg)->has_time);
+	}
+	fputs(", \"functions\": [", out);
+	if (r->focus >= 0) {
+		json_focus_functions(out, r, listed);
+	} else if (json_sorted_functions(out, r, listed)) {
+		free(listed);
+		return -ENOMEM;
+	}
+	fputs("], \"edges\": [", out);
+	json_edges(out, r, listed);
 	fputs("]}\n", out);
-	free(order);
 	free(listed);
 	return ferror(out) ? -EIO : 0;
 }

@@ -276,6 +276,18 @@ static int read_event_formats(struct cur *c)
 	return 0;
 }
 
+/* An option's body of @size bytes into *@buf (replacing what it held). 0 or -errno. */
+static int read_option_body(struct cur *c, uint32_t size, uint8_t **buf, struct kmag_err *err)
+{
+	if (size > c->end - c->pos)
+		return cur_short(c, size);
+	free(*buf);
+	*buf = malloc(size ? size : 1);
+	if (!*buf)
+		return kmag_err_set(err, ENOMEM, "out of memory");
+	return cur_read(c, *buf, size);
+}
+
 /* A blob after its size, a 32- or 64-bit number (@wide) as the section writes it. */
 static int read_sized(struct cur *c, const char *what, bool wide, struct td_blob *b)
 {
@@ -376,17 +388,7 @@ static int read_v7_options(struct tracedat *td, uint64_t off, struct td_v7_secti
 
 			if ((ret = cur_u16(&c, &id)) || (ret = cur_u32(&c, &size)))
 				break;
-			if (size > c.end - c.pos) {
-				ret = cur_short(&c, size);
-				break;
-			}
-			free(buf);
-			buf = malloc(size ? size : 1);
-			if (!buf) {
-				ret = kmag_err_set(err, ENOMEM, "out of memory");
-				break;
-			}
-			if ((ret = cur_read(&c, buf, size)))
+			if ((ret = read_option_body(&c, size, &buf, err)))
 				break;
 			if (id == TD_OPT_DONE) {
 				if (size < 8) {
@@ -593,17 +595,7 @@ static int read_v6(struct tracedat *td, struct cur *c, struct kmag_err *err)
 				break;
 			if ((ret = cur_u32(c, &size)))
 				break;
-			if (size > c->end - c->pos) {
-				ret = cur_short(c, size);
-				break;
-			}
-			free(buf);
-			buf = malloc(size ? size : 1);
-			if (!buf) {
-				ret = kmag_err_set(err, ENOMEM, "out of memory");
-				break;
-			}
-			if ((ret = cur_read(c, buf, size)) ||
+			if ((ret = read_option_body(c, size, &buf, err)) ||
 			    (ret = kmag__tracedat_option(td, id, buf, size, NULL, &has_clock, err)))
 				break;
 		}
