@@ -157,6 +157,7 @@ t_needs_of() {
 		-F | --format) [ "$a" = dot ] && dot=1 ;;
 		-o | --output | --image-name) img=$a ;;
 		--reader) [ "$a" = libtracecmd ] && need+=(libtracecmd) ;;
+		--btf) need+=(btf) ;;
 		esac
 		case $a in --format=dot | -Fdot) dot=1 ;; --no-chart) chart=0 ;; esac
 		prev=$a

@@ -16,18 +16,20 @@ case $FIXTURES in /*) ;; *) FIXTURES="$PWD/$FIXTURES" ;; esac
 #   columns: HOME is a fresh empty directory and KMAG_SYMBOL_MAP is unset;
 # - locale: LC_ALL=C, so thousands separators and decimal points are fixed;
 # - colour: outputs go to files, never a terminal (diff --color auto is off);
-# - time of the run: none of these outputs contain one (times are the trace's).
-# Nothing is rewritten after the run except JSON (golden_normalize).
+# - time of the run: none of these outputs contain one (times are the trace's);
+# - kmag's version: the Chrome trace names its generator ("kmag 0.1.0"); it
+#   reads "kmag VERSION" in the golden, so a release does not rewrite it.
+# Nothing else is rewritten after the run except JSON's layout (golden_normalize).
 
 # golden_prepare DIR: fill DIR with every fixture under its bare name
 golden_prepare() {
 	local dir=$1 f name
 	mkdir -p "$dir/home"
 	for f in "$FIXTURES"/traces/*.dat "$FIXTURES"/traces/*.txt "$FIXTURES"/traces/diff/*.dat \
-		"$FIXTURES"/symbols/*.map; do
+		"$FIXTURES"/traces/6.19/*.dat "$FIXTURES"/symbols/*.map; do
 		[ -f "$f" ] && ln -sf "$f" "$dir/${f##*/}"
 	done
-	for f in "$FIXTURES"/traces/*.xz "$FIXTURES"/traces/diff/*.xz; do
+	for f in "$FIXTURES"/traces/*.xz "$FIXTURES"/traces/diff/*.xz "$FIXTURES"/btf/*.xz; do
 		name=${f##*/}
 		name=${name%.xz}
 		[ -f "$f" ] && ! [ -s "$dir/$name" ] || continue
@@ -46,6 +48,8 @@ golden_cases() {
 # order and the values stay as kmag wrote them. Invalid JSON fails.
 golden_normalize() {
 	case $1 in
+	*.chrome.json) sed 's/"generator":"kmag [^"]*"/"generator":"kmag VERSION"/' |
+		python3 "$GOLDEN_DIR/json-lines.py" ;;
 	*.json) python3 "$GOLDEN_DIR/json-lines.py" ;;
 	*) cat ;;
 	esac
