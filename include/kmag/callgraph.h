@@ -129,6 +129,7 @@ int kmag_cg_finish(struct kmag_cg *cg);
  */
 struct kmag_cg *kmag_cg_new_scoped(const struct kmag_cg *cg, kmag_func_t root);
 
+/* How many functions (nodes) and call edges the graph has. */
 size_t kmag_cg_nr_nodes(const struct kmag_cg *cg);
 /* Node array (index = node index); borrowed, valid until the next kmag_cg_add or free. */
 const struct kmag_cg_node *kmag_cg_nodes(const struct kmag_cg *cg);

@@ -159,6 +159,7 @@ long kmag_cgview_find(const struct kmag_cgview *v, uint32_t node);
 /* Why cg node @node is hidden (KMAG_HIDE_NONE when shown). */
 enum kmag_cgview_hide kmag_cgview_hidden(const struct kmag_cgview *v, uint32_t node);
 
+/* What the view shows and hides, counted; borrowed, valid until the view is freed. */
 const struct kmag_cgview_summary *kmag_cgview_summary(const struct kmag_cgview *v);
 
 /*

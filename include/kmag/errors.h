@@ -152,6 +152,7 @@ struct kmag_cgview_chain;
 struct kmag_cgview_chain *kmag_errors_view_chains(const struct kmag_errors *e,
 						   const struct kmag_cg *cg, size_t *nr);
 
+/* How many groups (origin, errno, entry point) there are, after kmag_errors_finish(). */
 size_t kmag_errors_nr_groups(const struct kmag_errors *e);
 /* Group @i (0 <= i < kmag_errors_nr_groups()), in the order finish sorted them. */
 const struct kmag_error_group *kmag_errors_group(const struct kmag_errors *e, size_t i);

@@ -234,6 +234,7 @@ int kmag_replay_event_fn(const struct kmag_event *ev, void *ctx);
  */
 int kmag_replay_finish(struct kmag_replay *r, uint64_t end_ns);
 
+/* What the replay counted so far (events, calls, unmatched exits, tasks); borrowed, valid until free. */
 const struct kmag_replay_stats *kmag_replay_stats(const struct kmag_replay *r);
 
 /*
