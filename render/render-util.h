@@ -14,8 +14,6 @@
 /* Shared by the renderers (render/report.c): write @s escaped for the format. */
 void kmag_fput_json_string(FILE *out, const char *s);
 void kmag_fput_csv_field(FILE *out, const char *s);
-/* Formats @ns as "12.345 us" style text into @buf; returns @buf. */
-char *kmag_format_duration(char *buf, size_t len, uint64_t ns);
 /*
  * Names come from the trace as bytes (a kallsyms line, a comm): every writer
  * decides per character with these two. render_utf8_len() is the length of

@@ -25,6 +25,13 @@ extern "C" {
 const char *kmag_version(void);
 
 /*
+ * Writes the duration @ns as kmag's tables, pictures and messages print it
+ * ("812 ns", "5.428 ms", "1.250 s") into @buf (@len bytes, always
+ * NUL-terminated); returns @buf.
+ */
+char *kmag_format_duration(char *buf, size_t len, uint64_t ns);
+
+/*
  * An error explanation for the user: one line, naming the cause and, where
  * known, the fix. The first error set wins, so the innermost (most precise)
  * explanation survives as the failure propagates outwards.

@@ -84,20 +84,6 @@ uint64_t kmag_mindur_longest(const struct kmag_mindur *m, kmag_func_t *func)
 	return m->longest_ns;
 }
 
-/* A duration as the tables print it ("5.428 ms"; render's kmag_format_duration()). */
-static const char *fmt_duration(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
-	return buf;
-}
-
 void kmag_mindur_explain(char *buf, size_t size, const char *input, uint64_t min_ns,
 			 uint64_t longest_ns, const char *func)
 {
@@ -105,11 +91,11 @@ void kmag_mindur_explain(char *buf, size_t size, const char *input, uint64_t min
 
 	if (longest_ns == KMAG_DURATION_NONE)
 		snprintf(buf, size, "no call in %s lasted %s or more (--min-duration): it has no call with a duration",
-			 input, fmt_duration(a, sizeof(a), min_ns));
+			 input, kmag_format_duration(a, sizeof(a), min_ns));
 	else
 		snprintf(buf, size, "no call in %s lasted %s or more (--min-duration): the longest, %s, took %s; give a shorter duration",
-			 input, fmt_duration(a, sizeof(a), min_ns), func ? func : "[unknown]",
-			 fmt_duration(b, sizeof(b), longest_ns));
+			 input, kmag_format_duration(a, sizeof(a), min_ns), func ? func : "[unknown]",
+			 kmag_format_duration(b, sizeof(b), longest_ns));
 }
 
 /* Hands on the entry of open call @c (if the trace has it and it was not yet). */
