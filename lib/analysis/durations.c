@@ -42,16 +42,13 @@ static const struct kmag_replay_ops mindur_ops;
 
 struct kmag_mindur *kmag_mindur_new(uint64_t min_ns, kmag_event_fn next, void *next_ctx)
 {
-	struct kmag_mindur *m = calloc(1, sizeof(*m));
+	struct kmag_mindur *m = malloc(sizeof(*m));
 
 	if (!m)
 		return NULL;
-	m->min_ns = min_ns;
-	m->longest_ns = KMAG_DURATION_NONE;
-	m->longest_func = KMAG_FUNC_NONE;
-	m->next = next;
-	m->next_ctx = next_ctx;
-	m->replay = kmag_replay_new();
+	*m = (struct kmag_mindur){ .min_ns = min_ns, .next = next, .next_ctx = next_ctx,
+				   .longest_ns = KMAG_DURATION_NONE, .longest_func = KMAG_FUNC_NONE,
+				   .replay = kmag_replay_new() };
 	if (!m->replay || kmag_replay_subscribe(m->replay, &mindur_ops, m)) {
 		kmag_mindur_free(m);
 		return NULL;
