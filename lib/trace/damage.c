@@ -128,8 +128,12 @@ uint64_t kmag__damage_estimate(uint64_t bytes, uint64_t rec_bytes, uint64_t reco
 	}
 	if (!records || !rec_bytes)
 		return bytes ? 1 : 0;	/* nothing to go by: at least the record that broke */
-	/* bytes / (rec_bytes / records), rounded, without overflow for any file size */
-	n = (uint64_t)(((long double)bytes * (long double)records) / (long double)rec_bytes + 0.5L);
+	/* bytes / (rec_bytes / records), rounded, exact for any file size: in 128
+	 * bits (long double gave other digits under valgrind, which computes it
+	 * in 64-bit doubles) */
+	unsigned __int128 q = ((unsigned __int128)bytes * records + rec_bytes / 2) / rec_bytes;
+
+	n = q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 	return n ? n : (bytes ? 1 : 0);
 }
 
