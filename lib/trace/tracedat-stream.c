@@ -161,8 +161,8 @@ static uint64_t marker_ts(const struct tracedat_input *in, struct cpu_stream *s)
 	return ts + (uint64_t)in->td.ts_offset;
 }
 
-/* The LOST marker of a skipped stretch (KMAG_EV_LOST with .damage) into s->ev. */
-static void gap_marker(struct tracedat_input *in, struct cpu_stream *s)
+/* A LOST marker of @s's CPU at @ts, of @lost events, into s->ev. */
+static void lost_marker(struct cpu_stream *s, uint64_t ts, uint64_t lost)
 {
 	struct kmag_event *ev = &s->ev;
 
@@ -171,10 +171,17 @@ static void gap_marker(struct tracedat_input *in, struct cpu_stream *s)
 	ev->cpu = s->cpu;
 	ev->pid = -1;
 	ev->depth = -1;
-	ev->ts = s->tc.prev ? s->tc.prev + (uint64_t)in->td.ts_offset : marker_ts(in, s);
+	ev->ts = ts;
 	ev->func = ev->parent = KMAG_FUNC_NONE;
-	ev->lost = KMAG_LOST_UNKNOWN;
-	ev->damage = true;
+	ev->lost = lost;
+}
+
+/* The LOST marker of a skipped stretch (KMAG_EV_LOST with .damage) into s->ev. */
+static void gap_marker(struct tracedat_input *in, struct cpu_stream *s)
+{
+	lost_marker(s, s->tc.prev ? s->tc.prev + (uint64_t)in->td.ts_offset : marker_ts(in, s),
+		    KMAG_LOST_UNKNOWN);
+	s->ev.damage = true;
 	s->gap = false;
 }
 
@@ -419,16 +426,8 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 			return ret;
 		kmag__tcheck_page(&s->tc, next_page_ts(in, s));
 		if (info.missing) {
-			struct kmag_event *ev = &s->ev;
-
-			memset(ev, 0, sizeof(*ev));
-			ev->type = KMAG_EV_LOST;
-			ev->cpu = s->cpu;
-			ev->pid = -1;
-			ev->depth = -1;
-			ev->ts = marker_ts(in, s);
-			ev->func = ev->parent = KMAG_FUNC_NONE;
-			ev->lost = info.lost_known ? info.lost : KMAG_LOST_UNKNOWN;
+			lost_marker(s, marker_ts(in, s),
+				    info.lost_known ? info.lost : KMAG_LOST_UNKNOWN);
 			return 2;
 		}
 		if (s->walk.size)
