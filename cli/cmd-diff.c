@@ -118,6 +118,19 @@ static void warn_lost(const char *tag, const char *path, const struct kmag_trace
 			 tag, path);
 }
 
+/* A and B from different kernels: functions may have been renamed (kmag-diff(1)). */
+static void warn_kernels(const struct kmag_trace_info *a, const struct kmag_trace_info *b,
+			 const struct kmag_cgdiff *d)
+{
+	char ra[128], rb[128];
+
+	if (!strcmp(kmag_uname_release(a->uname, ra, sizeof(ra)),
+		    kmag_uname_release(b->uname, rb, sizeof(rb))))
+		return;
+	cli_warn("A and B come from different kernels (%s, %s): functions are matched by name, %zu renamed or cloned ones paired with their twin (the rules: man kmag-diff)",
+		 ra, rb, kmag_cgdiff_nr_renamed(d));
+}
+
 static int render(const struct diff_args *a, const struct kmag_diff_report *r,
 		  struct kmag_session *const sab[2], FILE *out)
 {
@@ -170,6 +183,7 @@ static int write_diff(const struct diff_args *a, struct kmag_session *const sab[
 			    kmag_session_graph(sab[1]), kmag_session_symtab(sab[1]), &a->opts);
 	if (!d)
 		return cli_error("out of memory");
+	warn_kernels(r.info_a, r.info_b, d);
 	r.diff = d;
 	if (kmag_session_pathfilter(sab[1])) {
 		r.visible = kmag_srcloc_visible_cb;

@@ -83,7 +83,7 @@ static void time_or_dash(char *buf, size_t len, const struct kmag_cg_stats *st, 
 static void input_line(FILE *out, const char *tag, const char *path,
 		       const struct kmag_trace_info *i)
 {
-	char ev[32], dur[32];
+	char ev[32], dur[32], rel[128];
 
 	fprintf(out, "# %s: %s (%s, %s events", tag, path ? path : "-", kmag_tracer_name(i->tracer),
 		kmag_fmt_count(ev, sizeof(ev), i->events));
@@ -92,7 +92,40 @@ static void input_line(FILE *out, const char *tag, const char *path,
 	if (i->lost || i->lost_unknown)
 		fprintf(out, ", %s%s events lost", i->lost_unknown && !i->lost ? "some" : "",
 			i->lost ? kmag_fmt_count(ev, sizeof(ev), i->lost) : "");
+	fputs("; kernel ", out);
+	render_fput_text(out, kmag_uname_release(i->uname, rel, sizeof(rel)));
 	fputs(")\n", out);
+}
+
+/* Whether A and B come from different kernel releases. */
+static bool kernels_differ(const struct kmag_diff_report *r)
+{
+	char a[128], b[128];
+
+	return strcmp(kmag_uname_release(r->info_a->uname, a, sizeof(a)),
+		      kmag_uname_release(r->info_b->uname, b, sizeof(b))) != 0;
+}
+
+/* A function's name; a renamed one's as "A's name (B: B's name)". */
+static void put_func(FILE *out, const struct kmag_diff_func *f)
+{
+	render_fput_text(out, f->name);
+	if (f->rename) {
+		fputs(" (B: ", out);
+		render_fput_text(out, f->name_b);
+		fputc(')', out);
+	}
+}
+
+/* Shown functions paired by a rename rule. */
+static size_t count_renamed(const struct kmag_diff_report *r)
+{
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(r->diff);
+	size_t i, n = 0;
+
+	for (i = 0; i < kmag_cgdiff_nr_funcs(r->diff); i++)
+		n += f[i].rename && func_shown(r, &f[i]);
+	return n;
 }
 
 static const char *colour_of(enum kmag_diff_status s)
@@ -157,11 +190,44 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 			time_or_dash(b, sizeof(b), st, has_time);
 			fprintf(out, "%11" PRIu64 " %11s  ", st->calls, b);
 		}
-		render_fput_text(out, x->name);
+		put_func(out, x);
 		fputs(colour ? "\033[0m\n" : "\n", out);
 	}
 	if (!shown)
 		fprintf(out, "%11s (none)\n", "");
+}
+
+/* The functions paired across A and B by a rename rule, largest change first. */
+static void renamed_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order)
+{
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(r->diff);
+	size_t n = kmag_cgdiff_nr_funcs(r->diff), i, shown = 0;
+	bool has_time = kmag_cgdiff_has_time(r->diff);
+
+	fprintf(out, "\nRenamed functions, one function under two names (%zu; rules: kmag-diff(1)):\n",
+		count_renamed(r));
+	fprintf(out, "%11s %11s %11s %11s  %-7s %s\n", "Calls A", "Calls B", "Total A", "Total B",
+		"Rule", "Name in A -> name in B");
+	for (i = 0; i < n; i++) {
+		const struct kmag_diff_func *x = &f[order[i]];
+		char t1[40], t2[40];
+
+		if (!x->rename || !func_shown(r, x))
+			continue;
+		if (r->limit && shown >= r->limit) {
+			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+			break;
+		}
+		shown++;
+		time_or_dash(t1, sizeof(t1), &x->a, has_time);
+		time_or_dash(t2, sizeof(t2), &x->b, has_time);
+		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %11s %11s  %-7s ", x->a.calls, x->b.calls,
+			t1, t2, kmag_diff_rename_name(x->rename));
+		render_fput_text(out, x->name);
+		fputs(" -> ", out);
+		render_fput_text(out, x->name_b);
+		fputc('\n', out);
+	}
 }
 
 static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order,
@@ -201,9 +267,9 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 			fputs(colour_of(x->status), out);
 		fprintf(out, "%11" PRIu64 " %11" PRIu64 " %9s %12s %-8s  ", x->a.calls, x->b.calls, a,
 			t, kmag_diff_status_name(x->status));
-		render_fput_text(out, f[x->caller].name);
+		put_func(out, &f[x->caller]);
 		fputs(" -> ", out);
-		render_fput_text(out, f[x->callee].name);
+		put_func(out, &f[x->callee]);
 		fputs(x->flags & KMAG_EDGE_IRQ ? "  (interrupt)" : "", out);
 		fputs(colour ? "\033[0m\n" : "\n", out);
 	}
@@ -214,10 +280,15 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 static void summary_line(FILE *out, const char *what, size_t in_a, size_t in_b,
 			 const struct kmag_diff_report *r, bool edges)
 {
-	fprintf(out, "# %s %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged\n",
+	size_t renamed = edges ? 0 : count_renamed(r);
+
+	fprintf(out, "# %s %zu in A, %zu in B: %zu added, %zu removed, %zu grew, %zu shrank, %zu unchanged",
 		what, in_a, in_b, count_shown(r, edges, KMAG_DIFF_ADDED),
 		count_shown(r, edges, KMAG_DIFF_REMOVED), count_shown(r, edges, KMAG_DIFF_GREW),
 		count_shown(r, edges, KMAG_DIFF_SHRANK), count_shown(r, edges, KMAG_DIFF_SAME));
+	if (renamed)
+		fprintf(out, " (%zu of them renamed)", renamed);
+	fputc('\n', out);
 }
 
 int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
@@ -247,6 +318,9 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 	fputs("# kmag diff: what changed from A to B (red: more in B, blue: less)\n", out);
 	input_line(out, "A", r->input_a, r->info_a);
 	input_line(out, "B", r->input_b, r->info_b);
+	if (kernels_differ(r))
+		fprintf(out, "# kernels differ: functions are matched by name, and %zu renamed or cloned ones paired with their twin (rules: kmag-diff(1))\n",
+			kmag_cgdiff_nr_renamed(d));
 	if (r->filters && *r->filters)
 		fprintf(out, "# filters: %s\n", r->filters);
 	if (r->path_filter)
@@ -257,6 +331,8 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 		fputs("# (no durations in both traces: changes are in calls only)\n", out);
 	func_section(out, r, fo, KMAG_DIFF_ADDED, "Added functions, only in B", colour);
 	func_section(out, r, fo, KMAG_DIFF_REMOVED, "Removed functions, only in A", colour);
+	if (kmag_cgdiff_nr_renamed(d))
+		renamed_section(out, r, fo);
 	func_section(out, r, fo, KMAG_DIFF_GREW, "Changed functions", colour);
 	edge_section(out, r, eo, colour);
 	free(fo);
@@ -290,8 +366,15 @@ static void json_deltas(FILE *out, const struct kmag_cg_stats *a, const struct k
 
 static void json_input(FILE *out, const char *path, const struct kmag_trace_info *i)
 {
+	char rel[128];
+
 	fputs("{\"input\": ", out);
 	kmag_fput_json_string(out, path);
+	fputs(", \"kernel\": ", out);
+	if (i->uname)
+		kmag_fput_json_string(out, kmag_uname_release(i->uname, rel, sizeof(rel)));
+	else
+		fputs("null", out);
 	fputs(", \"tracer\": ", out);
 	kmag_fput_json_string(out, kmag_tracer_name(i->tracer));
 	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64,
@@ -311,6 +394,8 @@ static void json_counts(FILE *out, const struct kmag_diff_report *r, bool edges)
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		fprintf(out, "%s\"%s\": %zu", i ? ", " : "", kmag_diff_status_name(all[i]),
 			count_shown(r, edges, all[i]));
+	if (!edges)
+		fprintf(out, ", \"renamed\": %zu", count_renamed(r));
 	fputc('}', out);
 }
 
@@ -339,6 +424,7 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 		kmag_fput_json_string(out, r->path_filter);
 	else
 		fputs("null", out);
+	fprintf(out, ", \"kernels_differ\": %s", kernels_differ(r) ? "true" : "false");
 	fprintf(out, ", \"has_time\": %s, \"summary\": {\"functions\": ", has_time ? "true" : "false");
 	json_counts(out, r, false);
 	fputs(", \"edges\": ", out);
@@ -351,6 +437,12 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 			continue;
 		fputs(nf++ ? ", {\"name\": " : "{\"name\": ", out);
 		kmag_fput_json_string(out, x->name);
+		if (x->rename) {
+			/* one function under two names: B's, and the rule that paired them */
+			fputs(", \"name_b\": ", out);
+			kmag_fput_json_string(out, x->name_b);
+			fprintf(out, ", \"renamed\": \"%s\"", kmag_diff_rename_name(x->rename));
+		}
 		fprintf(out, ", \"status\": \"%s\", \"a\": ", kmag_diff_status_name(x->status));
 		json_stats(out, &x->a, x->node_a >= 0, has_time);
 		fputs(", \"b\": ", out);
@@ -525,7 +617,20 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls", x->a.calls,
 				 x->b.calls);
 		}
-		ret = set_label(agn[i], x->name, buf);
+		if (x->rename) {
+			/* one function under two names: both, and the rule that paired them */
+			char *both = NULL;
+
+			if (asprintf(&both, "%s \u2192 %s", x->name, x->name_b) < 0) {
+				ret = -ENOMEM;
+				break;
+			}
+			ret = set_label(agn[i], both, buf);
+			free(both);
+			agsafeset(agn[i], "kmag_renamed", (char *)kmag_diff_rename_name(x->rename), "");
+		} else {
+			ret = set_label(agn[i], x->name, buf);
+		}
 		if (ret)
 			break;
 		agset(agn[i], "kmag_status", (char *)kmag_diff_status_name(x->status));

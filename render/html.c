@@ -145,7 +145,7 @@ static void lost_list(FILE *out, const struct kmag_trace_info *info)
 static void trace_facts(FILE *out, const char *prefix, const char *input,
 			const struct kmag_trace_info *info)
 {
-	char key[32];
+	char key[32], rel[128];
 
 	snprintf(key, sizeof(key), "%sinput", prefix);
 	json_key_str(out, key, input);
@@ -157,6 +157,8 @@ static void trace_facts(FILE *out, const char *prefix, const char *input,
 	json_key_str(out, key, kmag_input_format_name(info->format));
 	snprintf(key, sizeof(key), "%skernel", prefix);
 	json_key_str(out, key, info->uname);
+	snprintf(key, sizeof(key), "%srelease", prefix);
+	json_key_str(out, key, info->uname ? kmag_uname_release(info->uname, rel, sizeof(rel)) : NULL);
 	fprintf(out, ",\"%sevents\":%" PRIu64 ",\"%sspanNs\":%" PRIu64 ",\"%slost\":", prefix,
 		info->events, prefix,
 		info->first_ts != KMAG_TS_NONE && info->last_ts != KMAG_TS_NONE &&
@@ -326,8 +328,10 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 	json_key_str(out, "symbolMap", sources ? "yes" : NULL);
 	fprintf(out, ",\"allFunctions\":%zu", nn);
 	trace_facts(out, "", x->input, x->info);
-	if (x->diff)
+	if (x->diff) {
 		trace_facts(out, "a_", x->input_a, x->info_a);
+		fprintf(out, ",\"renamed\":%zu", kmag_cgdiff_nr_renamed(x->diff));
+	}
 	fputs(",\"files\":[", out);
 	for (i = 0; i < files.nr; i++) {
 		if (i)
@@ -339,10 +343,19 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 		bool in_a;
 		kmag_func_t id;
 		const char *name = func_name(x, sh.fn[i], &id, &in_a);
+		char *both = NULL;
 
+		/* a renamed function (kmag_diff_func.rename) under both names, A's first */
+		if (x->diff && kmag_cgdiff_funcs(x->diff)[sh.fn[i]].rename &&
+		    asprintf(&both, "%s \u2192 %s", name,
+			     kmag_cgdiff_funcs(x->diff)[sh.fn[i]].name_b) < 0) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		if (i)
 			fputc(',', out);
-		kmag_fput_json_string(out, name ? name : "?");
+		kmag_fput_json_string(out, both ? both : name ? name : "?");
+		free(both);
 	}
 	fputs("]", out);
 	if (sources) {

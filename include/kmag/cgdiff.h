@@ -4,6 +4,33 @@
  * the same workload, e.g. before and after a patch): functions and call
  * edges matched by name, with the change of calls and time, and which are
  * new or gone. Renderings: text, JSON and Graphviz DOT.
+ *
+ * Across kernels a function often changes its name but not its place (Linux
+ * 6.1's __fdget_pos is 6.12's fdget_pos). Functions left unmatched by name
+ * are paired with their renamed twin by three rules, in this order, each
+ * pairing only what is unambiguous (exactly one unmatched function of A and
+ * one of B), and only when neither name is in the other trace's symbol
+ * table (a trace.dat carries its kernel's kallsyms: a function the other
+ * kernel still has was not renamed there, only not called):
+ *
+ *   1. clone: the names are equal once the suffixes the compilers give a
+ *      function's clones and split parts are removed (GCC: .isra.N,
+ *      .constprop.N, .part.N, .cold[.N], .lto_priv.N, .localalias; clang:
+ *      .llvm.N), e.g. inode_needs_update_time.part.0 and
+ *      inode_needs_update_time;
+ *   2. noprof: equal once, in addition, a trailing "_noprof" is removed: the
+ *      memory allocation profiling of Linux 6.10 (CONFIG_MEM_ALLOC_PROFILING)
+ *      made the allocators macros around renamed functions (vma_alloc_folio
+ *      became vma_alloc_folio_noprof);
+ *   3. prefix: equal once, in addition, a leading "__" is removed from one
+ *      of them (__fdget_pos and fdget_pos), and only when the two sit at the
+ *      same place in the call graphs: a caller of one in A is matched (by
+ *      name or rules 1-2) with a caller of the other in B, or, for two
+ *      functions without callers, a callee.
+ *
+ * A pair is one function with two names (name, name_b) and its rule: its
+ * calls and edges are compared as any other function's, never as one added
+ * and one removed.
  */
 #ifndef KMAG_CGDIFF_H
 #define KMAG_CGDIFF_H
@@ -33,8 +60,23 @@ enum kmag_diff_status {
 /* "same", "grew", "shrank", "added", "removed"; a static string. */
 const char *kmag_diff_status_name(enum kmag_diff_status s);
 
+/* Why a function of A and one of B with different names are one (see above). */
+enum kmag_diff_rename {
+	KMAG_RENAME_NONE = 0,	/* the same name (or in one graph only) */
+	KMAG_RENAME_CLONE,	/* compiler clone suffixes */
+	KMAG_RENAME_NOPROF,	/* the _noprof allocator wrappers */
+	KMAG_RENAME_PREFIX,	/* a leading "__", at the same place in the call graph */
+};
+
+/* "clone", "noprof", "prefix" (NULL for KMAG_RENAME_NONE); a static string. */
+const char *kmag_diff_rename_name(enum kmag_diff_rename r);
+
 struct kmag_diff_func {
-	const char *name;		/* borrowed from A's or B's symbol table */
+	const char *name;		/* A's name (B's when only in B); borrowed from the
+					   symbol tables */
+	const char *name_b;		/* B's name, != name only for a rename; NULL when
+					   only in A */
+	enum kmag_diff_rename rename;	/* why name and name_b are one function */
 	kmag_func_t func_a, func_b;	/* ids in each trace, KMAG_FUNC_NONE when absent */
 	long node_a, node_b;		/* node index in each graph, -1 when absent */
 	struct kmag_cg_stats a, b;	/* all zero where absent */
@@ -83,8 +125,10 @@ size_t kmag_cgdiff_nr_funcs(const struct kmag_cgdiff *d);
 const struct kmag_diff_func *kmag_cgdiff_funcs(const struct kmag_cgdiff *d);
 size_t kmag_cgdiff_nr_edges(const struct kmag_cgdiff *d);
 const struct kmag_diff_edge *kmag_cgdiff_edges(const struct kmag_cgdiff *d);
-/* Index of function @name in the diff, or -1. */
+/* Index of function @name (A's name, or B's of a rename) in the diff, or -1. */
 long kmag_cgdiff_find(const struct kmag_cgdiff *d, const char *name);
+/* Number of functions paired by a rename rule. */
+size_t kmag_cgdiff_nr_renamed(const struct kmag_cgdiff *d);
 /* Both graphs carry durations. */
 bool kmag_cgdiff_has_time(const struct kmag_cgdiff *d);
 /* Number of functions with status @s. */

@@ -306,6 +306,13 @@ void kmag_trace_close(struct kmag_trace *t);
 /* Short names for the enums ("trace.dat", "function_graph", ...); static strings. */
 const char *kmag_input_format_name(enum kmag_input_format f);
 const char *kmag_tracer_name(enum kmag_tracer t);
+/*
+ * The kernel release of a trace's uname (struct kmag_trace_info.uname, as
+ * `uname -a` prints it: "Linux host 6.1.0-56-cloud-amd64 x86_64" gives
+ * "6.1.0-56-cloud-amd64"), written to @buf of @size bytes; "unknown" when
+ * @uname is NULL or has no third word. Returns @buf.
+ */
+const char *kmag_uname_release(const char *uname, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -3,18 +3,7 @@
  * cgdiff.c - compare two call graphs by function name.
  */
 #define PR_DOMAIN "diff"
-#include "internal.h"
-#include "kmag/cgdiff.h"
-
-struct kmag_cgdiff {
-	struct kmag_diff_func *funcs;
-	size_t nr_funcs, cap_funcs;
-	struct kmag_diff_edge *edges;
-	size_t nr_edges, cap_edges;
-	const struct kmag_cg *a, *b;
-	const struct kmag_symtab *sta, *stb;
-	bool has_time;
-};
+#include "cgdiff-internal.h"
 
 const char *kmag_diff_status_name(enum kmag_diff_status s)
 {
@@ -29,6 +18,20 @@ const char *kmag_diff_status_name(enum kmag_diff_status s)
 		return "removed";
 	default:
 		return "same";
+	}
+}
+
+const char *kmag_diff_rename_name(enum kmag_diff_rename r)
+{
+	switch (r) {
+	case KMAG_RENAME_CLONE:
+		return "clone";
+	case KMAG_RENAME_NOPROF:
+		return "noprof";
+	case KMAG_RENAME_PREFIX:
+		return "prefix";
+	default:
+		return NULL;
 	}
 }
 
@@ -77,6 +80,7 @@ static int add_func(struct kmag_cgdiff *d, const char *name, kmag_func_t fa, kma
 	f = &d->funcs[d->nr_funcs++];
 	memset(f, 0, sizeof(*f));
 	f->name = name;
+	f->name_b = nb >= 0 ? name : NULL;
 	f->func_a = fa;
 	f->func_b = fb;
 	f->node_a = na;
@@ -131,6 +135,8 @@ static int match_funcs(struct kmag_cgdiff *d, uint32_t *diff_of_b)
 		if (ib >= 0)
 			diff_of_b[ib] = (uint32_t)(d->nr_funcs - 1);
 	}
+	if (kmag__cgdiff_pair_renames(d, diff_of_b))
+		return -ENOMEM;
 	for (i = 0; i < n_b; i++) {
 		const char *name;
 
@@ -258,10 +264,16 @@ long kmag_cgdiff_find(const struct kmag_cgdiff *d, const char *name)
 
 	if (f != KMAG_FUNC_NONE && (n = kmag_cg_node_index(d->a, f)) >= 0)
 		return n;	/* A's node n is diff function n */
-	for (i = kmag_cg_nr_nodes(d->a); i < d->nr_funcs; i++)
-		if (!strcmp(d->funcs[i].name, name))
+	for (i = 0; i < d->nr_funcs; i++)
+		if ((i >= kmag_cg_nr_nodes(d->a) && !strcmp(d->funcs[i].name, name)) ||
+		    (d->funcs[i].rename && !strcmp(d->funcs[i].name_b, name)))
 			return (long)i;
 	return -1;
+}
+
+size_t kmag_cgdiff_nr_renamed(const struct kmag_cgdiff *d)
+{
+	return d->renamed;
 }
 
 bool kmag_cgdiff_has_time(const struct kmag_cgdiff *d)

@@ -212,22 +212,11 @@ int kmag_merge_add(struct kmag_merge *m, const struct kmag_session *s, const cha
 	return ret;
 }
 
-/* "Linux host 6.1.0-56-cloud-amd64 x86_64" -> its third word, the release, into @buf. */
-static const char *release(const char *uname, char *buf, size_t size)
-{
-	char fmt[32];
-
-	snprintf(fmt, sizeof(fmt), "%%*s %%*s %%%zus", size - 1);
-	if (!uname || sscanf(uname, fmt, buf) != 1)
-		snprintf(buf, size, "unknown");
-	return buf;
-}
-
 static bool same_release(const char *u1, const char *u2)
 {
 	char a[128], b[128];
 
-	return !strcmp(release(u1, a, sizeof(a)), release(u2, b, sizeof(b)));
+	return !strcmp(kmag_uname_release(u1, a, sizeof(a)), kmag_uname_release(u2, b, sizeof(b)));
 }
 
 bool kmag_merge_kernels(const struct kmag_merge *m, char *buf, size_t size)
@@ -250,7 +239,7 @@ bool kmag_merge_kernels(const struct kmag_merge *m, char *buf, size_t size)
 			seen = same_release(m->src[i].uname, m->src[j].uname);
 		if (seen)
 			continue;
-		PUT("%s%s (", i ? "; " : "", release(m->src[i].uname, a, sizeof(a)));
+		PUT("%s%s (", i ? "; " : "", kmag_uname_release(m->src[i].uname, a, sizeof(a)));
 		for (j = i; j < m->nr_src; j++)
 			if (same_release(m->src[i].uname, m->src[j].uname))
 				PUT("%s%s", j == i ? "" : ", ", m->src[j].name);

@@ -7,6 +7,7 @@
  */
 #define PR_DOMAIN "trace"
 #include <stdio.h>
+#include <string.h>
 
 #include "trace-internal.h"
 
@@ -183,4 +184,24 @@ const char *kmag_tracer_name(enum kmag_tracer t)
 	default:
 		return "unknown";
 	}
+}
+
+const char *kmag_uname_release(const char *uname, char *buf, size_t size)
+{
+	const char *p = uname;
+	size_t n = 0;
+	int word;
+
+	/* the third blank-separated word */
+	for (word = 0; p && *p && word < 2; word++) {
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	if (p && *p)
+		n = strcspn(p, " \t\n");
+	if (!n)
+		snprintf(buf, size, "unknown");
+	else
+		snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
+	return buf;
 }

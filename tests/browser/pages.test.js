@@ -7,7 +7,8 @@
 // console error, page error, dialog or non-file request fails the test.
 // Output is TAP. Screenshots go to $KMAG_SHOTS (to look at).
 //
-// Environment: KMAG (binary), FIXTURE_FG, FIXTURE_FG_BASE, FIXTURE_LOST (traces),
+// Environment: KMAG (binary), FIXTURE_FG, FIXTURE_FG_BASE, FIXTURE_LOST, FIXTURE_61,
+// FIXTURE_612 (traces),
 // KMAG_NODE_MODULES (where `npm ci` put playwright-core), KMAG_SHOTS,
 // KMAG_CHROMIUM (default /usr/bin/chromium).
 "use strict";
@@ -325,6 +326,26 @@ async function testDiff(ctx) {
 	await page.close();
 }
 
+// A diff across kernels (Linux 6.1 and 6.12 fixtures): both kernels are named,
+// a note says they differ, and a renamed function is one function, "A -> B".
+async function testDiffKernels(ctx) {
+	const html = path.join(work, "diff-kernels.html");
+	kmag(["diff", "-F", "html", "-o", html, process.env.FIXTURE_61, process.env.FIXTURE_612]);
+	const { page, problems } = await open(ctx, html);
+	await page.waitForSelector("body[data-ready='1']", { timeout: 20000 });
+	const facts = await text(page, "#facts");
+	ok(/kernels\s*A 6\.1\.0-56-cloud-amd64, B 6\.12\.117\+deb12-cloud-amd64/.test(facts),
+	   "the facts name both kernels", facts);
+	ok(/different kernels: .*6 renamed or cloned ones paired/.test(facts), "... and say they differ", facts);
+	await page.fill("#search", "fdget_pos");
+	await page.press("#search", "Enter");
+	await focusIs(page, "__fdget_pos \u2192 fdget_pos", "fdget_pos finds the one renamed function");
+	const stats = await text(page, "#details-stats");
+	ok(/25 \u2192 25/.test(stats), "its calls are compared, 25 \u2192 25", stats);
+	ok(problems.length === 0, "no console errors, dialogs or network requests", problems.join("\n"));
+	await page.close();
+}
+
 async function testFlame(ctx) {
 	const svg = path.join(work, "flame.svg");
 	kmag(["flame", "-o", svg, process.env.FIXTURE_FG]);
@@ -374,6 +395,7 @@ async function main() {
 		await testProbes(ctx);
 		await testRecursionAvg(ctx);
 		await testDiff(ctx);
+		await testDiffKernels(ctx);
 		await testFlame(ctx);
 		await testCalls({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL, writeEvilTrace }, ctx);
 		await testErrors({ ok, note, open, settle, kmag, text, focusIs, work, shots, EVIL }, ctx);

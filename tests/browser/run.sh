@@ -29,6 +29,7 @@ python3 "$SRCDIR/tests/e2e/helpers/hostile-tracedat.py" "$(fixture_trace fg-sche
 FIXTURE_HOSTILE_TXT=$T/hostile.txt FIXTURE_HOSTILE_DAT=$T/hostile.dat \
 FIXTURE_FG=$(diff_fixture diff-fg-tmpfs.dat) FIXTURE_FG_BASE=$(diff_fixture diff-fg-base.dat) \
 FIXTURE_LOST=$(fixture_trace fn-lost-v6.dat) FIXTURE_PROBES=$TRACES/fn-kprobe.dat \
+FIXTURE_61=$(fixture_trace fg-filtered-v6.dat) FIXTURE_612=$(fixture_trace fg-filtered-6.12-v6.dat) \
 FIXTURE_RETVAL=$TRACES/6.19/fg619-retval.dat FIXTURE_ARGS=$TRACES/6.19/fg619-args.dat \
 KMAG_NODE_MODULES="$deps/node_modules" KMAG_SHOTS="$(dirname "$KMAG")/tests/browser-shots" \
 KMAG_CHROMIUM="$chromium" node "$src/pages.test.js"

@@ -133,7 +133,81 @@ static void text_rendering(void)
 	kmag_symtab_free(sb);
 }
 
+/* The function @name of A is paired with @name_b of B by rule @why. */
+static void paired(const struct kmag_cgdiff *d, const char *name, const char *name_b,
+		   enum kmag_diff_rename why)
+{
+	const struct kmag_diff_func *f = func(d, name);
+
+	CHECK_EQ(f->rename, why);
+	CHECK(f->node_a >= 0 && f->node_b >= 0);
+	CHECK_STREQ(f->name_b, name_b);
+	CHECK_EQ(kmag_cgdiff_find(d, name_b), kmag_cgdiff_find(d, name));
+}
+
+static void not_paired(const struct kmag_cgdiff *d, const char *name)
+{
+	const struct kmag_diff_func *f = func(d, name);
+
+	CHECK_EQ(f->rename, KMAG_RENAME_NONE);
+	CHECK(f->status == KMAG_DIFF_ADDED || f->status == KMAG_DIFF_REMOVED);
+}
+
+static void renames(void)
+{
+	static const char *const a_calls[] = {
+		"top>f.isra.0*3",	/* clone: f.constprop.0 in B */
+		"top>g*2",		/* g.part.0.cold in B */
+		"top>kmalloc_x*5",	/* kmalloc_x_noprof in B */
+		"top>__fdget*4",	/* fdget in B, called from top too */
+		"top>__elsewhere*1",	/* B's elsewhere is called from other */
+		"top>h.isra.0*1", "top>h.part.0*1",	/* two candidates: ambiguous */
+		"top>__kept*1",		/* B has kept, and also knows __kept */
+		"top>same*1", NULL,
+	};
+	static const char *const b_calls[] = {
+		"top>f.constprop.0*3", "top>g.part.0.cold*2", "top>kmalloc_x_noprof*5",
+		"top>fdget*4", "other>elsewhere*1", "top>h.constprop.0*1", "top>kept*1",
+		"top>same*1", NULL,
+	};
+	struct kmag_symtab *sa = kmag_symtab_new(), *sb = kmag_symtab_new();
+	struct kmag_cg *a = graph(sa, a_calls), *b;
+	struct kmag_cgdiff *d;
+	const struct kmag_diff_edge *e;
+	size_t i;
+
+	/* B's kernel still has __kept (as a trace.dat's kallsyms would say) */
+	CHECK(kmag_symtab_intern(sb, "__kept", (size_t)-1) != KMAG_FUNC_NONE);
+	b = graph(sb, b_calls);
+	d = kmag_cgdiff_new(a, sa, b, sb, NULL);
+	CHECK(d);
+	paired(d, "f.isra.0", "f.constprop.0", KMAG_RENAME_CLONE);
+	paired(d, "g", "g.part.0.cold", KMAG_RENAME_CLONE);
+	paired(d, "kmalloc_x", "kmalloc_x_noprof", KMAG_RENAME_NOPROF);
+	paired(d, "__fdget", "fdget", KMAG_RENAME_PREFIX);
+	not_paired(d, "__elsewhere");	/* not at the same place */
+	not_paired(d, "elsewhere");
+	not_paired(d, "h.isra.0");	/* ambiguous */
+	not_paired(d, "h.constprop.0");
+	not_paired(d, "__kept");	/* still in B's kernel */
+	CHECK_EQ(kmag_cgdiff_nr_renamed(d), 4);
+	CHECK_STREQ(kmag_diff_rename_name(KMAG_RENAME_PREFIX), "prefix");
+	CHECK(!kmag_diff_rename_name(KMAG_RENAME_NONE));
+	/* a pair's calls compare as one function's, its edge as one edge */
+	CHECK_EQ(func(d, "__fdget")->status, KMAG_DIFF_SAME);
+	e = kmag_cgdiff_edges(d);
+	for (i = 0; i < kmag_cgdiff_nr_edges(d); i++)
+		if (!strcmp(kmag_cgdiff_funcs(d)[e[i].callee].name, "kmalloc_x"))
+			CHECK(e[i].in_a && e[i].in_b && e[i].status == KMAG_DIFF_SAME);
+	kmag_cgdiff_free(d);
+	kmag_cg_free(a);
+	kmag_cg_free(b);
+	kmag_symtab_free(sa);
+	kmag_symtab_free(sb);
+}
+
 const struct test_case cgdiff_tests[] = {
+	{ "renamed and cloned functions paired by the rules", renames },
 	{ "statuses by name and thresholds", statuses },
 	{ "text rendering", text_rendering },
 	TEST_LIST_END,
