@@ -24,6 +24,7 @@ static const struct cli_command flame_cmd = {
 
 struct flame_args {
 	const char *svg, *folded, *title;
+	const char *root;	/* --root */
 	int weight;		/* enum kmag_flame_weight: time, calls (their order) */
 	bool reverse, icicle, per;
 	int per_key;		/* enum kmag_split_key: pid, comm (their order) */
@@ -32,15 +33,21 @@ struct flame_args {
 	struct kmag_session_opts so;
 };
 
-/* The input filters and the path filter, for the subtitle. */
+/* The input filters, the path filter and --root, for the subtitle. */
 static const char *all_filters(const struct flame_args *a, const struct kmag_session *s,
 			       char *buf, size_t len)
 {
 	const char *filters = kmag_session_filters(s);
+	size_t used;
 
-	if (!kmag_session_pathfilter(s))
+	if (!kmag_session_pathfilter(s) && !a->root)
 		return filters;
-	snprintf(buf, len, "%s%spath %s", filters, filters[0] ? ", " : "", a->so.filter_filepath);
+	used = (size_t)snprintf(buf, len, "%s", filters);
+	if (kmag_session_pathfilter(s) && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%spath %s", used ? ", " : "",
+					 a->so.filter_filepath);
+	if (a->root && used < len)
+		snprintf(buf + used, len - used, "%scalled from %s", used ? ", " : "", a->root);
 	return buf;
 }
 
@@ -76,6 +83,9 @@ static const struct cli_option flame_options[] = {
 	CLI_FLAG(0, "icicle", icicle, "draw the outermost frame at the top"),
 	CLI_CHOICE_GIVEN(0, "per", "pid|comm", per_key, "pid,comm", "--per", per,
 			 "one base frame per task (\"comm-pid\") or command name"),
+	CLI_STRING(0, "root", "FUNC", root,
+		   "only what FUNC calls, directly or not: the stacks start\n"
+		   "at FUNC's outermost calls (as visualize --root)"),
 	CLI_STRING(0, "title", "TEXT", title, "heading of the SVG"),
 	CLI_ULONG_RANGE(0, "width", "PX", width, 200, 100000, "--width must be between 200 and 100000 px",
 			"SVG width (default 1200)"),
@@ -160,6 +170,26 @@ static int write_outputs(const struct flame_args *a, struct kmag_flame *fl, cons
 	return cli_out_close(&sv, ret);
 }
 
+/* --root with --per: FUNC must have run in one of the tasks' graphs. */
+static int root_of_tasks(const struct flame_args *a, const struct kmag_session *s,
+			 struct kmag_flame *fl)
+{
+	const struct kmag_cg_split *split = kmag_session_split(s);
+	kmag_func_t func = kmag_symtab_find(kmag_session_symtab(s), a->root);
+	size_t i;
+	long node;
+	int ret;
+
+	for (i = 0; func != KMAG_FUNC_NONE && i < kmag_cg_split_count(split); i++)
+		if (kmag_cg_node_index(kmag_cg_split_graph(split, i), func) >= 0) {
+			kmag_flame_set_root(fl, func);
+			return 0;
+		}
+	/* in no task's graph: the session's one message (and its suggestions) */
+	ret = cli_find_function(s, "--root", a->root, &node);
+	return ret ? ret : cli_error("--root: function \"%s\" is in no task's graph", a->root);
+}
+
 /* Adds each task's graph (--per) to @fl; 0 or the exit code (printed). */
 static int add_tasks(const struct kmag_session *s, struct kmag_flame *fl)
 {
@@ -191,8 +221,18 @@ static int build(const struct flame_args *a, const struct kmag_session *s, struc
 	if (kmag_session_pathfilter(s))
 		kmag_flame_set_keep(fl, kmag_srcloc_visible_cb, kmag_session_srcloc(s));
 	if (a->per) {
-		ret = add_tasks(s, fl);
+		ret = a->root ? root_of_tasks(a, s, fl) : 0;
+		if (!ret)
+			ret = add_tasks(s, fl);
 	} else {
+		long node;
+
+		/* --root: the calls under it (a function-tracer graph has no stacks: refused below) */
+		if (a->root && kmag_cg_summary(cg)->has_stacks) {
+			if ((ret = cli_find_function(s, "--root", a->root, &node)))
+				return ret;
+			kmag_flame_set_root(fl, kmag_cg_nodes(cg)[node].func);
+		}
 		ret = kmag_flame_add_graph(fl, cg, kmag_session_symtab(s), NULL);
 		if (ret == -ENODATA)
 			ret = no_stacks(kmag_cg_summary(cg)->func_events,

@@ -82,6 +82,16 @@ int kmag_flame_add_graph(struct kmag_flame *f, const struct kmag_cg *cg,
 void kmag_flame_set_keep(struct kmag_flame *f, bool (*keep)(void *ctx, kmag_func_t func),
 			 void *ctx);
 
+/*
+ * Draws only the calls made under @root (an id of the symbol table of the
+ * graphs added; KMAG_FUNC_NONE: every call), before the first
+ * kmag_flame_add_graph(): every stack starts at the outermost call of @root
+ * it holds (under the base frame), the calls of @root nested in it stay
+ * where they ran; stacks without @root are left out. The same calls as
+ * kmag_cg_new_scoped() counts.
+ */
+void kmag_flame_set_root(struct kmag_flame *f, kmag_func_t root);
+
 /* Computes the totals and orders children by weight. Call once after the last add. */
 int kmag_flame_finish(struct kmag_flame *f, enum kmag_flame_weight weight);
 

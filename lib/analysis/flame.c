@@ -34,7 +34,31 @@ struct kmag_flame {
 	enum kmag_flame_weight weight;
 	bool (*keep)(void *ctx, kmag_func_t func);	/* NULL = every function */
 	void *keep_ctx;
+	kmag_func_t root;		/* only the calls under it; KMAG_FUNC_NONE: all */
 };
+
+void kmag_flame_set_root(struct kmag_flame *f, kmag_func_t root)
+{
+	f->root = root;
+}
+
+/*
+ * Which CCT nodes are calls under f->root: the node of a call of root, or of
+ * a call its parent node is under (parents come before children). A new
+ * array of @n flags to free(); NULL on ENOMEM.
+ */
+static bool *cct_scope(const struct kmag_flame *f, const struct kmag_cct_node *cct, size_t n)
+{
+	bool *in = calloc(n + 1, sizeof(*in));
+	size_t i;
+
+	if (!in)
+		return NULL;
+	for (i = 1; i < n; i++)
+		in[i] = f->root == KMAG_FUNC_NONE || cct[i].func == f->root ||
+			(cct[i].parent < i && in[cct[i].parent]);
+	return in;
+}
 
 void kmag_flame_set_keep(struct kmag_flame *f, bool (*keep)(void *ctx, kmag_func_t func),
 			 void *ctx)
@@ -75,6 +99,7 @@ struct kmag_flame *kmag_flame_new(bool reverse)
 	memset(&f->frames[0], 0, sizeof(f->frames[0]));
 	f->frames[0].name = "all";
 	f->nr = 1;
+	f->root = KMAG_FUNC_NONE;
 	return f;
 }
 
@@ -161,7 +186,7 @@ static uint32_t base_frame(struct kmag_flame *f, const char *base)
 }
 
 static int add_forward(struct kmag_flame *f, const struct kmag_cct_node *cct, size_t n,
-		       uint32_t base)
+		       uint32_t base, const bool *in)
 {
 	uint32_t *frame_of = malloc(n * sizeof(*frame_of));
 	size_t i;
@@ -180,6 +205,12 @@ static int add_forward(struct kmag_flame *f, const struct kmag_cct_node *cct, si
 			free(frame_of);
 			return -EINVAL;
 		}
+		if (!in[i]) {
+			frame_of[i] = base;	/* outside the root's calls: not drawn */
+			continue;
+		}
+		if (!in[cct[i].parent])
+			p = base;	/* an outermost call of the root starts a stack */
 		if (!kept(f, cct[i].func)) {
 			/* hidden: its callees hang on its caller, its own time is the caller's */
 			f->frames[p].self_ns += cct[i].st.self_ns;
@@ -200,17 +231,17 @@ static int add_forward(struct kmag_flame *f, const struct kmag_cct_node *cct, si
 }
 
 static int add_reversed(struct kmag_flame *f, const struct kmag_cct_node *cct, size_t n,
-			uint32_t base)
+			uint32_t base, const bool *in)
 {
 	size_t i;
 
 	for (i = 1; i < n; i++) {
 		uint32_t fr = base, c = (uint32_t)i, steps = 0;
 
-		if (!cct[i].st.self_ns && !cct[i].st.calls)
+		if ((!cct[i].st.self_ns && !cct[i].st.calls) || !in[i])
 			continue;
-		/* leaf first: the node itself, then its callers up to the outermost */
-		while (c != 0) {
+		/* leaf first: the node itself, then its callers up to the outermost (under the root) */
+		while (c != 0 && in[c]) {
 			const char *name;
 			uint32_t label = func_label(f->st, cct[c].func, &name);
 
@@ -236,6 +267,8 @@ int kmag_flame_add_graph(struct kmag_flame *f, const struct kmag_cg *cg,
 {
 	size_t n = kmag_cg_nr_cct(cg);
 	uint32_t b;
+	bool *in;
+	int ret;
 
 	if (f->finished || (f->st && f->st != st))
 		return -EINVAL;
@@ -243,10 +276,15 @@ int kmag_flame_add_graph(struct kmag_flame *f, const struct kmag_cg *cg,
 		return -ENODATA;
 	f->st = st;
 	b = base_frame(f, base);
-	if (b == UINT32_MAX)
+	in = cct_scope(f, kmag_cg_cct(cg), n);
+	if (b == UINT32_MAX || !in) {
+		free(in);
 		return -ENOMEM;
-	return f->reverse ? add_reversed(f, kmag_cg_cct(cg), n, b) :
-			    add_forward(f, kmag_cg_cct(cg), n, b);
+	}
+	ret = f->reverse ? add_reversed(f, kmag_cg_cct(cg), n, b, in) :
+			   add_forward(f, kmag_cg_cct(cg), n, b, in);
+	free(in);
+	return ret;
 }
 
 static int cmp_frame_name(const void *a, const void *b)

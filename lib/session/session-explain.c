@@ -129,7 +129,7 @@ const char *kmag_session_no_calls(const struct kmag_session *s)
 static const char **graph_names(const struct kmag_session *s, size_t *n)
 {
 	const struct kmag_symtab *st = kmag_trace_symtab(s->trace);
-	const struct kmag_cg_node *nodes = kmag_cg_nodes(s->cg);
+	const struct kmag_cg_node *nodes = s->cg ? kmag_cg_nodes(s->cg) : NULL;
 	const char **names;
 	size_t i;
 
