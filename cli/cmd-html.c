@@ -35,6 +35,7 @@ static const struct cli_command html_cmd = {
 /* The command line of html. */
 struct html_args {
 	const char *output, *focus, *title;
+	const char *root;	/* --root: one subtree's page */
 	struct kmag_session_opts so;
 };
 
@@ -43,6 +44,11 @@ static const struct cli_option html_options[] = {
 	CLI_SECTION("\nOptions:\n"),
 	CLI_STRING('o', "output", "PATH", output, "the page (default kmag.html; \"-\" = stdout)"),
 	CLI_STRING(0, "focus", "FUNC", focus, "function shown first (default: the busiest)"),
+	CLI_STRING(0, "root", "FUNC", root,
+		   "only what FUNC calls, directly or not, with the numbers\n"
+		   "of those calls (as visualize --root): the table, the\n"
+		   "graph, the Calls view, errors and call sites; FUNC is\n"
+		   "shown first (needs call stacks: function_graph)"),
 	CLI_STRING(0, "title", "TEXT", title, "page title"),
 	CLI_BTF_OPTION(so, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 			   "a vmlinux; default: the BTF a trace.dat stores): the\n"
@@ -88,9 +94,35 @@ static void page_errors(const struct html_args *a, const struct kmag_session *s,
 	x->errors_types = kmag_session_types_from(s);
 }
 
-/* The page of @s; returns the exit code. */
-static int write_page(const struct html_args *a, const struct kmag_session *s)
+/*
+ * --root: the graph becomes the calls made under the root, with their own
+ * numbers (kmag_cg_new_scoped(), as visualize --root); the other views
+ * already saw only those calls (session views.root). The filters' text
+ * names it into @buf.
+ */
+static int scope_to_root(const struct html_args *a, struct kmag_session *s, char *buf, size_t len)
 {
+	struct kmag_cg *cg = kmag_session_graph(s), *scoped;
+	long n;
+	int ret;
+
+	if (!kmag_cg_summary(cg)->has_stacks)
+		return cli_error("--root needs call stacks, which %s lacks (function tracer: callers only); record with function_graph, or use --focus %s",
+				 kmag_session_name(s), a->root);
+	if ((ret = cli_find_function(s, "--root", a->root, &n)))
+		return ret;
+	if (!(scoped = kmag_cg_new_scoped(cg, kmag_cg_nodes(cg)[n].func)))
+		return cli_error("out of memory");
+	kmag_session_set_graph(s, scoped);
+	snprintf(buf, len, "%s%scalled from %s", kmag_session_filters(s),
+		 kmag_session_filters(s)[0] ? ", " : "", a->root);
+	return 0;
+}
+
+/* The page of @s; returns the exit code. */
+static int write_page(const struct html_args *a, struct kmag_session *s)
+{
+	char filters[1200];
 	struct kmag_probes *p = kmag_session_probes(s);
 	struct kmag_srcloc *loc = kmag_session_srcloc(s);
 	struct kmag_explore x = {
@@ -103,6 +135,13 @@ static int write_page(const struct html_args *a, const struct kmag_session *s)
 	struct cli_out o;
 	int ret;
 
+	if (a->root) {
+		if ((ret = scope_to_root(a, s, filters, sizeof(filters))))
+			return ret;
+		x.cg = kmag_session_graph(s);
+		x.filters = filters;
+		x.focus = a->root;	/* unless --focus names another */
+	}
 	page_errors(a, s, &x);
 	if (p && kmag_probes_count(p)) {
 		x.probe_hits = kmag_probes_hits_cb;
@@ -149,6 +188,9 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	(void)cli;
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	/* --root: the call paths to scope the graph by, and the single calls under it only */
+	a.so.views.call_paths = a.root != NULL;
+	a.so.views.root = a.root;
 	if (!(ret = cli_session_load("html", &a.so, &s)))
 		ret = write_page(&a, s);
 	kmag_session_free(s);

@@ -103,6 +103,11 @@ struct kmag_callsample *kmag_callsample_new(const struct kmag_callsample_opts *o
 void kmag_callsample_free(struct kmag_callsample *s);
 /* Subscribes @s to @r (before its first event). 0 or -errno. */
 int kmag_callsample_subscribe(struct kmag_callsample *s, struct kmag_replay *r);
+/*
+ * Samples and counts only the calls under @root (kmag_call_under();
+ * KMAG_FUNC_NONE: all, the default), before the first event.
+ */
+void kmag_callsample_set_root(struct kmag_callsample *s, kmag_func_t root);
 /* After kmag_replay_finish(): fits the sample into the budget and sorts it. 0 or -ENOMEM. */
 int kmag_callsample_finish(struct kmag_callsample *s);
 /*

@@ -36,6 +36,8 @@ struct kmag_callsites *kmag_callsites_new(const struct kmag_symtab *st, struct k
 void kmag_callsites_free(struct kmag_callsites *cs);
 /* Subscribes @cs to @r's calls. 0 or -ENOMEM. */
 int kmag_callsites_subscribe(struct kmag_callsites *cs, struct kmag_replay *r);
+/* Counts only the calls under @root (kmag_call_under(); KMAG_FUNC_NONE: all), before the first event. */
+void kmag_callsites_set_root(struct kmag_callsites *cs, kmag_func_t root);
 /*
  * Writes the source lines @callee was called from in @caller, most calls
  * first: "fs/read_write.c:738 x9, fs/read_write.c:740 x1" into @buf

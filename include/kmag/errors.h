@@ -121,6 +121,12 @@ struct kmag_btf;
  * borrowed and must outlive @e. Call before the first call leaves.
  */
 void kmag_errors_use_btf(struct kmag_errors *e, const struct kmag_btf *btf);
+/*
+ * Only errors born under @root (kmag_call_under(): a call of @root or one it
+ * made, directly or not; KMAG_FUNC_NONE: all, the default), before the first
+ * event. An origin's chain still runs up to its entry point.
+ */
+void kmag_errors_set_root(struct kmag_errors *e, kmag_func_t root);
 /* Subscribes @e to replay @r (before its first event). 0 or -errno. */
 int kmag_errors_subscribe(struct kmag_errors *e, struct kmag_replay *r);
 /*

@@ -182,6 +182,20 @@ static inline int64_t kmag_call_errno(int64_t retval)
 }
 
 /*
+ * For a subscriber that sees only the calls made under one function (one
+ * subtree, the calls kmag_cg_new_scoped() counts): whether @call is a call
+ * of @root or runs under one, @parent_under being the answer for its caller
+ * (false without one). Every call is, for @root KMAG_FUNC_NONE. Decided when
+ * a call opens: a call whose entry the trace lacks (named only at its exit)
+ * is under @root once named so, the calls it made before are not.
+ */
+static inline bool kmag_call_under(kmag_func_t root, const struct kmag_call *call,
+				   bool parent_under)
+{
+	return root == KMAG_FUNC_NONE || parent_under || call->func == root;
+}
+
+/*
  * A subscriber. Each hook may be NULL; each returns 0 or -errno to stop the
  * replay. @data is the subscriber's own @data_size bytes kept with each open
  * call (zeroed when the call opens), @parent/@parent_data the calling call's

@@ -68,6 +68,12 @@ struct kmag_session_views {
 	const char *const *args;	/* argument summaries, "FUNC:ARG": kmag_session_argstats() */
 	size_t nr_args;
 	bool callsites;		/* call sites per caller and callee: kmag_session_callsites() */
+	/*
+	 * The views of single calls (calls, errors, callsites) see only the calls
+	 * made under this function (kmag_call_under()); NULL: every call. The
+	 * graph is the whole trace's: kmag_cg_new_scoped() scopes it.
+	 */
+	const char *root;
 };
 
 struct kmag_session_opts {

@@ -45,6 +45,7 @@ struct frame {
 	size_t pos;		/* its node in the task's buffer */
 	uint32_t task;		/* index of the task's buffer */
 	uint64_t desc;		/* calls below it so far */
+	bool under;		/* under the root (kmag_callsample_set_root()) */
 };
 
 /* A kept call (why != 0) or a free slot. */
@@ -75,6 +76,7 @@ struct kmag_callsample {
 	size_t nr_ent, cap_ent;
 	uint32_t free_head;		/* UINT32_MAX: none */
 	size_t nodes;			/* in kept trees */
+	kmag_func_t root;		/* sample only the calls under it; NONE: all */
 	/* after finish */
 	struct kmag_sample_call *calls;
 	size_t nr_calls;
@@ -107,6 +109,7 @@ struct kmag_callsample *kmag_callsample_new(const struct kmag_callsample_opts *o
 	s->limit[CAT_FIRST] = opts->first;
 	s->cap_now = opts->tree_max;
 	s->free_head = UINT32_MAX;
+	s->root = KMAG_FUNC_NONE;
 	u64map_init(&s->task_of);
 	return s;
 }
@@ -322,6 +325,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 	struct tbuf *tb;
 
 	(void)parent;
+	f->under = kmag_call_under(s->root, call, pf && pf->under);
 	if (pf) {
 		f->task = pf->task;
 	} else {
@@ -365,6 +369,7 @@ static int on_named(void *ctx, const struct kmag_call *call, void *data,
 
 	(void)parent, (void)parent_data;
 	s->tasks[f->task].n[f->pos].func = call->func;
+	f->under = f->under || call->func == s->root;
 	return 0;
 }
 
@@ -395,7 +400,8 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	}
 	if (pf)
 		pf->desc += f->desc + 1;
-	if (call->func != KMAG_FUNC_NONE && !(ret = fstate_of(s, call->func, &fs))) {
+	/* (the trees keep every call; only the calls under the root are sampled and counted) */
+	if (call->func != KMAG_FUNC_NONE && f->under && !(ret = fstate_of(s, call->func, &fs))) {
 		bool err = call->has_retval && kmag_call_errno(call->retval);
 
 		fs->calls++;
@@ -421,6 +427,11 @@ static const struct kmag_replay_ops sample_ops = {
 	.named = on_named,
 	.leave = on_leave,
 };
+
+void kmag_callsample_set_root(struct kmag_callsample *s, kmag_func_t root)
+{
+	s->root = root;
+}
 
 int kmag_callsample_subscribe(struct kmag_callsample *s, struct kmag_replay *r)
 {

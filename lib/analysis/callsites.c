@@ -16,6 +16,7 @@ struct kmag_callsites {
 	struct u64map index;	/* hash of (caller, callee, off) -> sites index + 1 */
 	struct kmag_callsite *sites;
 	size_t nr, cap;
+	kmag_func_t root;	/* only the calls under it; KMAG_FUNC_NONE: all */
 };
 
 struct kmag_callsites *kmag_callsites_new(const struct kmag_symtab *st, struct kmag_srclines *lines)
@@ -26,6 +27,7 @@ struct kmag_callsites *kmag_callsites_new(const struct kmag_symtab *st, struct k
 		return NULL;
 	cs->st = st;
 	cs->lines = lines;
+	cs->root = KMAG_FUNC_NONE;
 	u64map_init(&cs->index);
 	return cs;
 }
@@ -48,10 +50,13 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag_callsites *cs = ctx;
+	bool *under = data;
+	const bool *parent_under = parent_data;
 	uint64_t *v;
 
-	(void)data, (void)parent, (void)parent_data;
-	if (call->func == KMAG_FUNC_NONE || call->caller == KMAG_FUNC_NONE ||
+	(void)parent;
+	*under = kmag_call_under(cs->root, call, parent_under && *parent_under);
+	if (!*under || call->func == KMAG_FUNC_NONE || call->caller == KMAG_FUNC_NONE ||
 	    call->caller_off == KMAG_OFF_NONE)
 		return 0;
 	for (uint64_t probe = 0;; probe++) {	/* another site with the same hash: next key */
@@ -76,9 +81,14 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 	}
 }
 
+void kmag_callsites_set_root(struct kmag_callsites *cs, kmag_func_t root)
+{
+	cs->root = root;
+}
+
 int kmag_callsites_subscribe(struct kmag_callsites *cs, struct kmag_replay *r)
 {
-	static const struct kmag_replay_ops ops = { .enter = on_enter };
+	static const struct kmag_replay_ops ops = { .data_size = sizeof(bool), .enter = on_enter };
 
 	return kmag_replay_subscribe(r, &ops, cs);
 }

@@ -72,6 +72,7 @@ struct kmag_errors {
 	struct u64map path_origins;
 	struct kmag_errors_stats stats;
 	int failed;		/* first -errno */
+	kmag_func_t root;	/* only errors born under it; KMAG_FUNC_NONE: all */
 };
 
 static void rec_free(struct rec *r)
@@ -246,6 +247,23 @@ static kmag_func_t entry_now(const struct kmag_errors *e)
 	return n ? kmag_replay_open(e->replay, 0)->func : KMAG_FUNC_NONE;
 }
 
+/*
+ * Whether the leaving @call is under the root (kmag_errors_set_root()): a
+ * call of it, or one of the calls still open around it is. Asked only of
+ * calls that return an error, so the walk up the stack is rare.
+ */
+static bool under_root(const struct kmag_errors *e, const struct kmag_call *call)
+{
+	size_t i, n = kmag_replay_nr_open(e->replay);
+
+	if (e->root == KMAG_FUNC_NONE || call->func == e->root)
+		return true;
+	for (i = 0; i < n; i++)
+		if (kmag_replay_open(e->replay, i)->func == e->root)
+			return true;
+	return false;
+}
+
 static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
@@ -295,7 +313,8 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		if ((int64_t)i == match)
 			r->run++;
 	}
-	if (errnum && match < 0) {
+	/* a new origin; outside the root's calls none is (their callers are outside too) */
+	if (errnum && match < 0 && under_root(e, call)) {
 		size_t cap = d->cap;
 
 		r = calloc(1, sizeof(*r));
@@ -348,6 +367,7 @@ struct kmag_errors *kmag_errors_new(const struct kmag_symtab *st)
 	if (!e)
 		return NULL;
 	e->st = st;
+	e->root = KMAG_FUNC_NONE;
 	e->ops = (struct kmag_replay_ops){ .data_size = sizeof(struct pending), .leave = on_leave };
 	u64map_init(&e->by_key);
 	u64map_init(&e->path_edges);
@@ -469,6 +489,11 @@ static int mark_paths(struct kmag_errors *e)
 		}
 	}
 	return 0;
+}
+
+void kmag_errors_set_root(struct kmag_errors *e, kmag_func_t root)
+{
+	e->root = root;
 }
 
 int kmag_errors_finish(struct kmag_errors *e)

@@ -41,7 +41,11 @@ static int make_call_views(struct kmag_session *s, struct kmag_err *err)
 {
 	const struct kmag_session_views *v = &s->o.views;
 	struct kmag_symtab *st = kmag_trace_symtab(s->trace);
+	/* interned now: a text trace names its functions only as it is read */
+	kmag_func_t root = v->root ? kmag_symtab_intern(st, v->root, (size_t)-1) : KMAG_FUNC_NONE;
 
+	if (v->root && root == KMAG_FUNC_NONE)
+		return oom(err);
 	if (v->slowest && (!(s->slowest = kmag_slowest_new(v->slowest)) ||
 			   kmag_slowest_subscribe(s->slowest, s->replay)))
 		return oom(err);
@@ -51,15 +55,20 @@ static int make_call_views(struct kmag_session *s, struct kmag_err *err)
 		/* the return types: --btf, else the BTF the trace.dat stores */
 		if (s->btf)
 			kmag_errors_use_btf(s->errors, s->btf);
+		kmag_errors_set_root(s->errors, root);
 		if (kmag_errors_subscribe(s->errors, s->replay))
 			return oom(err);
 	}
 	if (v->calls && (!(s->calls = kmag_callsample_new(v->calls_opts)) ||
 			 kmag_callsample_subscribe(s->calls, s->replay)))
 		return oom(err);
+	if (s->calls)
+		kmag_callsample_set_root(s->calls, root);
 	if (v->callsites && (!(s->callsites = kmag_callsites_new(st, s->lines)) ||
 			     kmag_callsites_subscribe(s->callsites, s->replay)))
 		return oom(err);
+	if (s->callsites)
+		kmag_callsites_set_root(s->callsites, root);
 	return 0;
 }
 

@@ -39,14 +39,16 @@ def main():
 
     for line in tracecmd_counts.run(["-R", path]):
         m = tracecmd_counts.HEAD.match(line)
-        if not m or m.group("event") not in ("funcgraph_entry", "funcgraph_exit"):
+        # (with funcgraph-retaddr, Linux 6.13+, entries are fgraph_retaddr_entry records)
+        if not m or m.group("event") not in ("funcgraph_entry", "fgraph_retaddr_entry",
+                                             "funcgraph_exit"):
             continue
         f = re.search(r"func=(\S+)", m.group("rest")).group(1)
         d = int(re.search(r"depth=(\d+)", m.group("rest")).group(1))
         pid = int(m.group("pid"))
         st = stacks[pid if pid > 0 else ("idle", int(m.group("cpu")))]
         comm = m.group("comm").strip()
-        if m.group("event") == "funcgraph_entry":
+        if m.group("event") != "funcgraph_exit":
             for k in [k for k in st if k >= d]:
                 del st[k]
             for k in range(d):
