@@ -569,7 +569,7 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 	unsigned char *want = calloc(nf + 1, 1);
 	Agraph_t *g = render_gv_graph("kmag_diff", dot_defaults,
 				      sizeof(dot_defaults) / sizeof(dot_defaults[0]));
-	char buf[4096], colour[16], t1[40], t2[40], *esc;
+	char buf[4096], colour[16], t1[40], t2[40], ra[128], rb[128], note[160] = "", *esc;
 	int ret = 0;
 
 	if (!agn || !want || !g) {
@@ -579,9 +579,16 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 			agclose(g);
 		return -ENOMEM;
 	}
-	snprintf(buf, sizeof(buf), "kmag diff: A = %s, B = %s (red: more in B, blue: less)",
-		 r->input_a ? r->input_a : "-", r->input_b ? r->input_b : "-");
-	esc = render_dot_esc(buf, NULL);
+	/* the title names both kernels and, when they differ, how renamed functions look */
+	snprintf(buf, sizeof(buf),
+		 "kmag diff: A = %s (kernel %s), B = %s (kernel %s); red: more in B, blue: less",
+		 r->input_a ? r->input_a : "-", kmag_uname_release(r->info_a->uname, ra, sizeof(ra)),
+		 r->input_b ? r->input_b : "-", kmag_uname_release(r->info_b->uname, rb, sizeof(rb)));
+	if (kernels_differ(r))
+		snprintf(note, sizeof(note),
+			 "\\nkernels differ: %zu renamed or cloned functions paired, drawn as A's name \u2192 B's name",
+			 kmag_cgdiff_nr_renamed(d));
+	esc = render_dot_esc(buf, note);
 	if (!esc) {
 		free(agn);
 		free(want);

@@ -50,6 +50,11 @@ if t_has_feature graphviz; then
 	t_grep "dot: a renamed function is drawn under both names, with its rule" \
 		'label="vma_alloc_folio → vma_alloc_folio_noprof\\n' "$T/d.dot"
 	t_eq "dot: 6 nodes carry kmag_renamed" 6 "$(grep -c 'kmag_renamed=' "$T/d.dot")"
+	# the title named neither kernel (Graphviz breaks long lines with a backslash: joined)
+	sed -e ':a' -e '/\\$/{N;s/\\\n//;ba;}' "$T/d.dot" >"$T/d1.dot"
+	t_grep "dot: the title names both kernels" \
+		"graph \[label=\"kmag diff: A = [^\"]* \(kernel $EA\), B = [^\"]* \(kernel $EB\);" "$T/d1.dot"
+	t_grep "... and says they differ" '\\nkernels differ: 6 renamed or cloned functions paired' "$T/d1.dot"
 fi
 
 # one kernel: no note, nothing renamed
@@ -59,4 +64,8 @@ TMPFS=$(fixture_trace diff/diff-fg-tmpfs.dat)
 t_exit "diff of two recordings on one kernel" 0 "$KMAG" diff "$BASE" "$TMPFS"
 t_eq "no warning" "" "$(cat "$T/err")"
 t_nogrep "no 'kernels differ' line" 'kernels differ|renamed' "$T/out"
+if t_has_feature graphviz; then
+	t_ok "dot of two recordings on one kernel" "$KMAG" diff -F dot -o "$T/one.dot" "$BASE" "$TMPFS"
+	t_nogrep "... no 'kernels differ' in its title" 'kernels differ' "$T/one.dot"
+fi
 t_done
