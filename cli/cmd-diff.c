@@ -124,9 +124,10 @@ static void warn_kernels(const struct kmag_trace_info *a, const struct kmag_trac
 {
 	char ra[128], rb[128];
 
-	if (!strcmp(kmag_uname_release(a->uname, ra, sizeof(ra)),
-		    kmag_uname_release(b->uname, rb, sizeof(rb))))
+	if (!kmag_uname_differ(a->uname, b->uname))
 		return;
+	kmag_uname_release(a->uname, ra, sizeof(ra));
+	kmag_uname_release(b->uname, rb, sizeof(rb));
 	cli_warn("A and B come from different kernels (%s, %s): functions are matched by name, %zu renamed or cloned ones paired with their twin (the rules: man kmag-diff)",
 		 ra, rb, kmag_cgdiff_nr_renamed(d));
 }

@@ -97,13 +97,10 @@ static void input_line(FILE *out, const char *tag, const char *path,
 	fputs(")\n", out);
 }
 
-/* Whether A and B come from different kernel releases. */
+/* Whether A and B come from different kernel releases (both known). */
 static bool kernels_differ(const struct kmag_diff_report *r)
 {
-	char a[128], b[128];
-
-	return strcmp(kmag_uname_release(r->info_a->uname, a, sizeof(a)),
-		      kmag_uname_release(r->info_b->uname, b, sizeof(b))) != 0;
+	return kmag_uname_differ(r->info_a->uname, r->info_b->uname);
 }
 
 /* A function's name; a renamed one's as "A's name (B: B's name)". */

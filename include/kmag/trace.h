@@ -313,6 +313,12 @@ const char *kmag_tracer_name(enum kmag_tracer t);
  * @uname is NULL or has no third word. Returns @buf.
  */
 const char *kmag_uname_release(const char *uname, char *buf, size_t size);
+/*
+ * Whether unames @a and @b name two different kernel releases: false when
+ * either has none (a text trace, a profile without a uname), as nothing
+ * says the kernels differ. Borrows both.
+ */
+bool kmag_uname_differ(const char *a, const char *b);
 
 #ifdef __cplusplus
 }

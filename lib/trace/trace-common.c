@@ -186,22 +186,36 @@ const char *kmag_tracer_name(enum kmag_tracer t)
 	}
 }
 
-const char *kmag_uname_release(const char *uname, char *buf, size_t size)
+/* The release in @uname, its third blank-separated word: its length (0: none), at *@start. */
+static size_t release_span(const char *uname, const char **start)
 {
 	const char *p = uname;
-	size_t n = 0;
 	int word;
 
-	/* the third blank-separated word */
 	for (word = 0; p && *p && word < 2; word++) {
 		p += strcspn(p, " \t");
 		p += strspn(p, " \t");
 	}
-	if (p && *p)
-		n = strcspn(p, " \t\n");
+	*start = p;
+	return p && *p ? strcspn(p, " \t\n") : 0;
+}
+
+const char *kmag_uname_release(const char *uname, char *buf, size_t size)
+{
+	const char *p;
+	size_t n = release_span(uname, &p);
+
 	if (!n)
 		snprintf(buf, size, "unknown");
 	else
 		snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
 	return buf;
+}
+
+bool kmag_uname_differ(const char *a, const char *b)
+{
+	const char *pa, *pb;
+	size_t na = release_span(a, &pa), nb = release_span(b, &pb);
+
+	return na && nb && (na != nb || memcmp(pa, pb, na));
 }

@@ -155,8 +155,9 @@
 		if (diff && D.a_release !== D.release) {
 			// the kernels of A and B: a diff across them pairs renamed functions (kmag-diff(1))
 			fact("kernels", "A " + (D.a_release || "unknown") + ", B " + (D.release || "unknown"));
-			fact("note", "different kernels: functions are matched by name, " + fmtCount(D.renamed) +
-			     " renamed or cloned ones paired with their twin (shown as \u201cA \u2192 B\u201d)");
+			if (D.a_release && D.release)	// an unknown kernel may be the other one
+				fact("note", "different kernels: functions are matched by name, " + fmtCount(D.renamed) +
+				     " renamed or cloned ones paired with their twin (shown as \u201cA \u2192 B\u201d)");
 		} else {
 			fact("kernel", D.kernel);
 		}

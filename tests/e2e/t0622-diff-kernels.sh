@@ -68,4 +68,14 @@ if t_has_feature graphviz; then
 	t_ok "dot of two recordings on one kernel" "$KMAG" diff -F dot -o "$T/one.dot" "$BASE" "$TMPFS"
 	t_nogrep "... no 'kernels differ' in its title" 'kernels differ' "$T/one.dot"
 fi
+
+# a kernel not known is not a different one: fg-report.txt is trace-cmd's text
+# of fg-filtered.dat (its kernel named nowhere); both kernels differed
+t_exit "diff of a trace.dat and a text trace" 0 "$KMAG" diff "$TRACES/fg-filtered.dat" "$TRACES/fg-report.txt"
+t_grep "A's kernel named" "^# A: .*; kernel $EA\)\$" "$T/out"
+t_grep "B's kernel unknown" '^# B: .*; kernel unknown\)$' "$T/out"
+t_eq "... no warning" "" "$(cat "$T/err")"
+t_nogrep "... no 'kernels differ' line" 'kernels differ' "$T/out"
+t_eq "... json: kernels_differ false" "False" "$("$KMAG" diff -F json "$TRACES/fg-filtered.dat" "$TRACES/fg-report.txt" |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["kernels_differ"])')"
 t_done
