@@ -555,18 +555,78 @@ static const struct render_gv_attr dot_defaults[] = {
 	{ AGEDGE, "kmag_status", "same", NULL },
 };
 
+/* The graph's title: the inputs, their kernels and, when these differ, how renamed functions look. */
+static int dot_title(Agraph_t *g, const struct kmag_diff_report *r)
+{
+	char buf[4096], ra[128], rb[128], note[160] = "", *esc;
+
+	snprintf(buf, sizeof(buf),
+		 "kmag diff: A = %s (kernel %s), B = %s (kernel %s); red: more in B, blue: less",
+		 r->input_a ? r->input_a : "-", kmag_uname_release(r->info_a->uname, ra, sizeof(ra)),
+		 r->input_b ? r->input_b : "-", kmag_uname_release(r->info_b->uname, rb, sizeof(rb)));
+	if (kernels_differ(r))
+		snprintf(note, sizeof(note),
+			 "\\nkernels differ: %zu renamed or cloned functions paired, drawn as A's name \u2192 B's name",
+			 kmag_cgdiff_nr_renamed(r->diff));
+	if (!(esc = render_dot_esc(buf, note)))
+		return -ENOMEM;
+	agset(g, "label", esc);
+	free(esc);
+	return 0;
+}
+
+/* Function @x's node @n: its label (calls, time; a renamed one under both names), status, colour. */
+static int dot_node(Agnode_t *n, const struct kmag_diff_func *x, bool has_time)
+{
+	char buf[192], colour[16], t1[40], t2[40];
+	int ret;
+
+	if (has_time) {
+		kmag_format_duration(t1, sizeof(t1), x->a.total_ns);
+		kmag_format_duration(t2, sizeof(t2), x->b.total_ns);
+		snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls\\n%s → %s",
+			 x->a.calls, x->b.calls, t1, t2);
+	} else {
+		snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls", x->a.calls,
+			 x->b.calls);
+	}
+	if (x->rename) {
+		/* one function under two names: both, and the rule that paired them */
+		char *both = NULL;
+
+		if (asprintf(&both, "%s \u2192 %s", x->name, x->name_b) < 0)
+			return -ENOMEM;
+		ret = set_label(n, both, buf);
+		free(both);
+		agsafeset(n, "kmag_renamed", (char *)kmag_diff_rename_name(x->rename), "");
+	} else {
+		ret = set_label(n, x->name, buf);
+	}
+	if (ret)
+		return ret;
+	agset(n, "kmag_status", (char *)kmag_diff_status_name(x->status));
+	status_colour(colour, sizeof(colour), x->status, x->a.calls, x->b.calls);
+	agset(n, "fillcolor", colour);
+	if (x->status == KMAG_DIFF_ADDED) {
+		agset(n, "style", "filled,bold");
+		agset(n, "penwidth", "2");
+	} else if (x->status == KMAG_DIFF_REMOVED) {
+		agset(n, "style", "filled,dashed");
+	}
+	return 0;
+}
+
 int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 {
 	const struct kmag_cgdiff *d = r->diff;
 	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
 	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
 	size_t nf = kmag_cgdiff_nr_funcs(d), ne = kmag_cgdiff_nr_edges(d), i;
-	bool has_time = kmag_cgdiff_has_time(d);
 	Agnode_t **agn = calloc(nf + 1, sizeof(*agn));
 	unsigned char *want = calloc(nf + 1, 1);
 	Agraph_t *g = render_gv_graph("kmag_diff", dot_defaults,
 				      sizeof(dot_defaults) / sizeof(dot_defaults[0]));
-	char buf[4096], colour[16], t1[40], t2[40], ra[128], rb[128], note[160] = "", *esc;
+	char buf[64], *esc;
 	int ret = 0;
 
 	if (!agn || !want || !g) {
@@ -576,76 +636,20 @@ int kmag_diff_dot(FILE *out, const struct kmag_diff_report *r)
 			agclose(g);
 		return -ENOMEM;
 	}
-	/* the title names both kernels and, when they differ, how renamed functions look */
-	snprintf(buf, sizeof(buf),
-		 "kmag diff: A = %s (kernel %s), B = %s (kernel %s); red: more in B, blue: less",
-		 r->input_a ? r->input_a : "-", kmag_uname_release(r->info_a->uname, ra, sizeof(ra)),
-		 r->input_b ? r->input_b : "-", kmag_uname_release(r->info_b->uname, rb, sizeof(rb)));
-	if (kernels_differ(r))
-		snprintf(note, sizeof(note),
-			 "\\nkernels differ: %zu renamed or cloned functions paired, drawn as A's name \u2192 B's name",
-			 kmag_cgdiff_nr_renamed(d));
-	esc = render_dot_esc(buf, note);
-	if (!esc) {
-		free(agn);
-		free(want);
-		agclose(g);
-		return -ENOMEM;
-	}
-	agset(g, "label", esc);
-	free(esc);
+	ret = dot_title(g, r);
 	for (i = 0; i < nf; i++)
 		want[i] = (r->all || f[i].status != KMAG_DIFF_SAME) && func_shown(r, &f[i]);
 	for (i = 0; i < ne; i++)
 		if (wanted_edge(r, &e[i]))
 			want[e[i].caller] = want[e[i].callee] = 1;
 	for (i = 0; i < nf && !ret; i++) {
-		const struct kmag_diff_func *x = &f[i];
-
 		if (!want[i])
 			continue;
 		/* backslashes doubled: Graphviz writes them raw and expands them in labels */
-		esc = render_dot_id(x->name, i);
+		esc = render_dot_id(f[i].name, i);
 		agn[i] = esc ? agnode(g, esc, 1) : NULL;
 		free(esc);
-		if (!agn[i]) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (has_time) {
-			kmag_format_duration(t1, sizeof(t1), x->a.total_ns);
-			kmag_format_duration(t2, sizeof(t2), x->b.total_ns);
-			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls\\n%s → %s",
-				 x->a.calls, x->b.calls, t1, t2);
-		} else {
-			snprintf(buf, sizeof(buf), "\\n%" PRIu64 " → %" PRIu64 " calls", x->a.calls,
-				 x->b.calls);
-		}
-		if (x->rename) {
-			/* one function under two names: both, and the rule that paired them */
-			char *both = NULL;
-
-			if (asprintf(&both, "%s \u2192 %s", x->name, x->name_b) < 0) {
-				ret = -ENOMEM;
-				break;
-			}
-			ret = set_label(agn[i], both, buf);
-			free(both);
-			agsafeset(agn[i], "kmag_renamed", (char *)kmag_diff_rename_name(x->rename), "");
-		} else {
-			ret = set_label(agn[i], x->name, buf);
-		}
-		if (ret)
-			break;
-		agset(agn[i], "kmag_status", (char *)kmag_diff_status_name(x->status));
-		status_colour(colour, sizeof(colour), x->status, x->a.calls, x->b.calls);
-		agset(agn[i], "fillcolor", colour);
-		if (x->status == KMAG_DIFF_ADDED) {
-			agset(agn[i], "style", "filled,bold");
-			agset(agn[i], "penwidth", "2");
-		} else if (x->status == KMAG_DIFF_REMOVED) {
-			agset(agn[i], "style", "filled,dashed");
-		}
+		ret = agn[i] ? dot_node(agn[i], &f[i], kmag_cgdiff_has_time(d)) : -ENOMEM;
 	}
 	for (i = 0; i < ne && !ret; i++) {
 		const struct kmag_diff_edge *x = &e[i];

@@ -283,6 +283,31 @@ static int pick_shown(const struct kmag_explore *x, size_t nn, size_t ne, struct
 	return 0;
 }
 
+/* The names of the shown functions as a JSON array; a renamed one (diff) as "A's name → B's name". */
+static int put_names(FILE *out, const struct kmag_explore *x, const struct shown *sh)
+{
+	size_t i;
+
+	fputc('[', out);
+	for (i = 0; i < sh->nr_fn; i++) {
+		bool in_a;
+		kmag_func_t id;
+		const char *name = func_name(x, sh->fn[i], &id, &in_a);
+		char *both = NULL;
+
+		if (x->diff && kmag_cgdiff_funcs(x->diff)[sh->fn[i]].rename &&
+		    asprintf(&both, "%s \u2192 %s", name,
+			     kmag_cgdiff_funcs(x->diff)[sh->fn[i]].name_b) < 0)
+			return -ENOMEM;
+		if (i)
+			fputc(',', out);
+		kmag_fput_json_string(out, both ? both : name ? name : "?");
+		free(both);
+	}
+	fputc(']', out);
+	return 0;
+}
+
 static int write_data(FILE *out, const struct kmag_explore *x)
 {
 	size_t nn = x->diff ? kmag_cgdiff_nr_funcs(x->diff) : kmag_cg_nr_nodes(x->cg);
@@ -338,26 +363,9 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 			fputc(',', out);
 		kmag_fput_json_string(out, files.names[i]);
 	}
-	fputs("],\"fn\":{\"name\":[", out);
-	for (i = 0; i < sh.nr_fn; i++) {
-		bool in_a;
-		kmag_func_t id;
-		const char *name = func_name(x, sh.fn[i], &id, &in_a);
-		char *both = NULL;
-
-		/* a renamed function (kmag_diff_func.rename) under both names, A's first */
-		if (x->diff && kmag_cgdiff_funcs(x->diff)[sh.fn[i]].rename &&
-		    asprintf(&both, "%s \u2192 %s", name,
-			     kmag_cgdiff_funcs(x->diff)[sh.fn[i]].name_b) < 0) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		if (i)
-			fputc(',', out);
-		kmag_fput_json_string(out, both ? both : name ? name : "?");
-		free(both);
-	}
-	fputs("]", out);
+	fputs("],\"fn\":{\"name\":", out);
+	if ((ret = put_names(out, x, &sh)))
+		goto out;
 	if (sources) {
 		fputs(",\"file\":[", out);
 		for (i = 0; i < sh.nr_fn; i++)
