@@ -7,7 +7,7 @@
 #      libdw): what needs one of them must skip or fail with a clear message
 #   3. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
 #   4. unit and e2e tests again under valgrind memcheck (errors and leaks fail;
-#      each e2e test memchecks its first 10 kmag runs, KMAG_VALGRIND_RUNS=0: all)
+#      each e2e test memchecks its first 6 kmag runs, KMAG_VALGRIND_RUNS=0: all)
 #   5. a short run of every fuzz target, two at a time (long runs: tests/fuzz/README.md)
 # Ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
 #

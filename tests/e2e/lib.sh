@@ -22,18 +22,19 @@ mkdir -p "$HOME"
 
 # Under KMAG_VALGRIND=1 kmag runs go through memcheck: any error or leak makes
 # kmag exit 99, which no test expects. A test memchecks its first
-# KMAG_VALGRIND_RUNS kmag runs (default 10; 0: all of them) and runs the rest
+# KMAG_VALGRIND_RUNS kmag runs (default 6; 0: all of them) and runs the rest
 # natively: most tests then repeat the same code paths over more fixtures, a
 # memchecked run costs about a second of start-up alone (the e2e suite makes
-# some 1,550 kmag runs; 530 are memchecked), and the ASan+UBSan stage runs
-# every one of them.
+# some 1,550 kmag runs; about 340 are memchecked), and the ASan+UBSan stage runs
+# every one of them. A test that sets KMAG_VALGRIND_RUNS before it sources
+# this file memchecks that many.
 if [ -n "${KMAG_VALGRIND:-}" ]; then
 	KMAG_REAL=$KMAG
 	KMAG="$T/kmag-valgrind"
 	: >"$T/valgrind-runs"
 	cat >"$KMAG" <<EOS
 #!/bin/sh
-max=${KMAG_VALGRIND_RUNS:-10}
+max=${KMAG_VALGRIND_RUNS:-6}
 if [ "\$max" -gt 0 ] && [ "\$(wc -c <"$T/valgrind-runs")" -ge "\$max" ]; then
 	exec "$KMAG_REAL" "\$@"
 fi
