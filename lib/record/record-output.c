@@ -434,8 +434,8 @@ int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err)
 	for (i = 0; i < r->nr_cpus; i++)
 		cpus[i].fd = -1;
 	for (i = 0; i < r->nr_rec; i++)
-		cpus[r->cpus[i].cpu] = (struct tdw_cpu){ r->cpus[i].out_fd,
-							 atomic_load(&r->cpus[i].bytes) };
+		cpus[r->cpus[i].cpu] = (struct tdw_cpu){ .fd = r->cpus[i].out_fd,
+							 .size = atomic_load(&r->cpus[i].bytes) };
 	/* on a full disk, the reserve makes room for the rest of the file */
 	if (r->res.disk_full)
 		kmag__rec_release_reserve(r);

@@ -378,6 +378,34 @@ static void punch(int fd, uint64_t upto)
 		pr_debug("cannot release copied blocks: %s", strerror(errno));
 }
 
+/* Copies the CPU's chunks compressed already, as they are (u32 count, {csize, usize, data}*). */
+static int copy_chunks(struct tdw *w, const struct tdw_cpu *c, int cpu, uint64_t *stored)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, i;
+	int ret;
+
+	*stored = 0;
+	if (c->nr_chunks > UINT32_MAX)
+		return kmag_err_set(w->err, EFBIG, "CPU %d data has too many chunks", cpu);
+	ret = put_u32(w, (uint32_t)c->nr_chunks);
+	for (i = 0; !ret && i < c->nr_chunks; i++) {
+		const struct tdw_chunk *k = &c->chunks[i];
+
+		if (kmag__grow(&buf, &cap, k->csize ? k->csize : 1, 1)) {
+			ret = nomem(w);
+			break;
+		}
+		if ((ret = read_src(w, c->fd, buf, k->csize, k->off, cpu)) ||
+		    (ret = put_u32(w, k->csize)) || (ret = put_u32(w, k->usize)) ||
+		    (ret = put(w, buf, k->csize)))
+			break;
+		*stored += 8 + k->csize;
+	}
+	free(buf);
+	return ret;
+}
+
 /*
  * Copies one CPU's data to the current (page-aligned) position; compressed
  * data becomes u32 chunk count + chunks of TD_PAGES_IN_CHUNK pages.
@@ -394,6 +422,10 @@ static int copy_cpu(struct tdw *w, const struct tdw_tail *t, int cpu, uint64_t *
 	int ret = 0;
 
 	*stored = 0;
+	if (c->chunks) {
+		free(buf);
+		return copy_chunks(w, c, cpu, stored);
+	}
 	if (!buf)
 		return nomem(w);
 	if (w->compress) {
@@ -463,11 +495,16 @@ static int check_cpus(struct tdw *w, const struct tdw_tail *t)
 
 	if (t->nr_cpus <= 0)
 		return kmag_err_set(w->err, EINVAL, "no CPUs to write");
-	for (i = 0; i < t->nr_cpus; i++)
+	for (i = 0; i < t->nr_cpus; i++) {
 		if (t->cpus[i].size % w->page_size)
 			return kmag_err_set(w->err, EINVAL,
 					    "CPU %d data (%llu bytes) is not made of whole %u-byte pages",
 					    i, (unsigned long long)t->cpus[i].size, w->page_size);
+		if (t->cpus[i].chunks && !w->compress)
+			return kmag_err_set(w->err, EINVAL,
+					    "CPU %d data is zstd chunks: they go into a zstd trace.dat v7 only",
+					    i);
+	}
 	return 0;
 }
 

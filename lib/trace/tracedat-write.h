@@ -47,10 +47,23 @@ struct tdw_meta {
 	struct tdw_blob printk;			/* printk_formats */
 };
 
-/* One CPU's raw ring-buffer sub-buffers, read from @fd at offset 0. */
+/* A chunk compressed already (v7 zstd): @csize bytes at @off of its CPU's fd. */
+struct tdw_chunk {
+	uint64_t off;
+	uint32_t csize;
+	uint32_t usize;		/* uncompressed: whole pages */
+};
+
+/*
+ * One CPU's raw ring-buffer sub-buffers, read from @fd at offset 0; or,
+ * with @chunks, zstd chunks (a zstd v7 file only) copied as they are, in
+ * order (the flight recorder's blocks).
+ */
 struct tdw_cpu {
 	int fd;			/* -1 or size 0: the CPU has no data */
-	uint64_t size;		/* bytes, a multiple of the page size */
+	uint64_t size;		/* bytes, a multiple of the page size (uncompressed) */
+	const struct tdw_chunk *chunks;	/* or NULL */
+	size_t nr_chunks;
 };
 
 struct tdw_tail {

@@ -197,8 +197,8 @@ static inline const char *make_trace_opts(const struct layout *lay, const char *
 		.printk = { "", 0 },
 	};
 	struct tdw_cpu cpus[2] = {
-		{ n0 ? pages_file("c0", c0, n0) : -1, (uint64_t)n0 * PAGE },
-		{ n1 ? pages_file("c1", c1, n1) : -1, (uint64_t)n1 * PAGE },
+		{ .fd = n0 ? pages_file("c0", c0, n0) : -1, .size = (uint64_t)n0 * PAGE },
+		{ .fd = n1 ? pages_file("c1", c1, n1) : -1, .size = (uint64_t)n1 * PAGE },
 	};
 	struct tdw_tail tail = {
 		.cmdlines = { cmdlines, sizeof(cmdlines) - 1 },

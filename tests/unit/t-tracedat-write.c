@@ -225,9 +225,9 @@ static void write_and_check(int version, bool compress)
 	/* CPU 0: 25 pages x 30 events (3 compressed chunks), CPU 1: empty,
 	 * CPU 2: 2 pages, the second flagged MISSING_EVENTS */
 	make_fake_btf();
-	cpus[0] = (struct tdw_cpu){ cpu_file("c0", 25, 30, 4242, false), 25 * PAGE };
-	cpus[1] = (struct tdw_cpu){ -1, 0 };
-	cpus[2] = (struct tdw_cpu){ cpu_file("c2", 2, 5, 7, true), 2 * PAGE };
+	cpus[0] = (struct tdw_cpu){ .fd = cpu_file("c0", 25, 30, 4242, false), .size = 25 * PAGE };
+	cpus[1] = (struct tdw_cpu){ .fd = -1 };
+	cpus[2] = (struct tdw_cpu){ .fd = cpu_file("c2", 2, 5, 7, true), .size = 2 * PAGE };
 
 	snprintf(path, sizeof(path), "%s/out-v%d%s.dat", test_tmpdir(), version,
 		 compress ? "z" : "");
@@ -348,7 +348,7 @@ static void v7_uncompressed_roundtrip(void)
 static void rejects_partial_pages(void)
 {
 	struct kmag_err err = { 0 };
-	struct tdw_cpu cpu = { 0, 100 };
+	struct tdw_cpu cpu = { .fd = 0, .size = 100 };
 	struct tdw_tail tail = { .nr_cpus = 1, .cpus = &cpu };
 	struct tdw w;
 	int fd = open(write_tmp("x", "", 0), O_RDWR);

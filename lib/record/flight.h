@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * flight.h - the flight recorder (`kmag record --flight SIZE`). Internal.
+ *
+ *   flight-ring.c     the rings: per recorded CPU a file of SIZE/CPUs bytes
+ *                     (allocated up front) holding zstd blocks of up to ten
+ *                     ring-buffer pages, oldest dropped first; the window a
+ *                     snapshot takes, and writing it as a trace.dat
+ *   flight-capture.c  the per-CPU readers in flight mode: pages into blocks,
+ *                     compressed into the ring, handed to the watcher
+ *   flight-watch.c    the watcher thread: merges the CPUs' pages by time,
+ *                     decodes them and feeds the triggers (analysis/trigger.c)
+ *   flight.c          the snapshots: when one is due, writing it, the window
+ *
+ * A block is exactly one chunk of a trace.dat v7 flyrecord section (trace-
+ * cmd's 10 pages, compressed on their own), so a snapshot copies blocks
+ * into the file as they are. Disk use of the rings never passes SIZE.
+ */
+#ifndef KMAG_FLIGHT_H
+#define KMAG_FLIGHT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kmag/kmag.h"
+#include "trace/pagewalk.h"
+#include "trace/tracedat-write.h"
+
+#define FL_BLOCK_PAGES 10	/* = TD_PAGES_IN_CHUNK */
+
+/* One block of one CPU's ring. */
+struct fl_block {
+	uint64_t seq;		/* 0, 1, ... per ring */
+	uint64_t off;		/* in the ring file */
+	uint32_t csize, usize;	/* compressed, uncompressed (whole pages) */
+	uint64_t first_ts, last_ts;	/* of its records; KMAG_TS_NONE: it has none */
+	uint32_t events;	/* records */
+	uint32_t missing;	/* pages flagged "events lost before" */
+	uint64_t lost;		/* the CPU's lost events (kernel stats) when it was closed */
+};
+
+struct fl_ring {
+	int cpu;
+	int fd;
+	char *path;
+	uint64_t cap;		/* file size */
+	uint64_t head;		/* where the next block goes */
+	struct fl_block *b;	/* live blocks, oldest first: [first, first + count) mod capb */
+	size_t first, count, capb;
+	uint64_t next_seq;
+	uint64_t dropped_upto;	/* last_ts of the newest block dropped, 0: none dropped */
+	uint64_t lost_dropped;	/* the lost count of the newest block dropped */
+	uint64_t copy_seq;	/* a snapshot reads blocks from this one on (UINT64_MAX: none) */
+};
+
+struct fl_rings {
+	struct fl_ring *r;
+	int n;
+	uint32_t max_block;	/* the most bytes a block can take */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* a pin or a copy was released */
+	uint64_t pin_ts;	/* keep every block with last_ts >= this (UINT64_MAX: none) */
+	bool blocked;		/* a reader waits: its ring is full of pinned blocks */
+	bool stopping;		/* readers give up waiting */
+	bool inited;
+};
+
+/* One CPU's part of a window: the blocks to copy, oldest first. */
+struct fl_part {
+	int cpu;
+	struct tdw_chunk *chunks;
+	size_t nr;
+	uint64_t events, first_ts, last_ts, missing, lost, bytes;
+};
+
+/* What a snapshot copies. */
+struct fl_window {
+	struct fl_part *parts;	/* one per ring */
+	int n;
+	uint64_t start_ts;	/* the window's start: the newest data any ring dropped (0: none) */
+	uint64_t first_ts, last_ts;	/* of the records copied */
+	uint64_t events, lost, missing, bytes;
+};
+
+/* The most bytes one block of @page_size pages can take compressed. */
+uint32_t kmag__fl_max_block(uint32_t page_size);
+
+/*
+ * Creates a ring per CPU in @cpus[0..@n) as "<base>-ring-cpuN", SIZE/@n
+ * bytes each, allocated now (a full disk is found here, not later). Returns
+ * 0 or -errno with @err set: -EINVAL when a ring cannot hold one block.
+ */
+int kmag__fl_rings_init(struct fl_rings *fr, const char *base, const int *cpus, int n,
+			uint64_t size, uint32_t page_size, struct kmag_err *err);
+/* Closes and removes the ring files. Accepts a never-initialized (zeroed) @fr. */
+void kmag__fl_rings_release(struct fl_rings *fr);
+
+/*
+ * Appends block @z (@meta->csize bytes; the other fields describe it) to
+ * ring @i, dropping the oldest blocks for room. While the room holds blocks
+ * a pin or a copy keeps, it waits (fr->blocked set) until they are released
+ * or fr->stopping. Thread-safe. Returns 0, -EAGAIN when stopped while
+ * waiting (the block is not stored), or -errno of the write.
+ */
+int kmag__fl_append(struct fl_rings *fr, int i, const void *z, const struct fl_block *meta);
+
+/* Keeps every block from @ts on (KMAG_TS_NONE/UINT64_MAX: releases). */
+void kmag__fl_pin(struct fl_rings *fr, uint64_t ts);
+/* True once a reader waits for room that pinned blocks hold. */
+bool kmag__fl_blocked(struct fl_rings *fr);
+/* Wakes waiting readers for good (they drop their block). */
+void kmag__fl_stop(struct fl_rings *fr);
+
+/*
+ * The window a snapshot holds now: on every CPU the blocks newer than the
+ * newest data any ring dropped (so all CPUs cover the same time), kept
+ * from being overwritten until kmag__fl_window_release(). Returns 0 or
+ * -ENOMEM.
+ */
+int kmag__fl_window(struct fl_rings *fr, struct fl_window *w);
+void kmag__fl_window_release(struct fl_rings *fr, struct fl_window *w);
+
+/*
+ * Writes the window @w as trace.dat v7 (zstd) to @fd: metadata @m, the tail
+ * @t (its cpus are filled here from @w; nr_cpus set by the caller). Returns
+ * 0 or -errno with @err set.
+ */
+int kmag__fl_write(struct fl_rings *fr, const struct fl_window *w, int fd, uint32_t page_size,
+		   const struct tdw_meta *m, struct tdw_tail *t, struct kmag_err *err);
+
+/*
+ * Describes the @len bytes of whole pages at @pages for a block: records,
+ * first and last time, pages flagged with lost events. Returns 0 or -EINVAL
+ * for a malformed page.
+ */
+int kmag__fl_describe(const struct kmag_page_geom *g, const uint8_t *pages, size_t len,
+		      struct fl_block *b);
+
+#endif /* KMAG_FLIGHT_H */
