@@ -6,6 +6,7 @@
 #define KMAG_CLI_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -285,6 +286,22 @@ int cmd_stack(struct kmag_cli *cli, int argc, char **argv);
 int cmd_replay(struct kmag_cli *cli, int argc, char **argv);
 int cmd_tui(struct kmag_cli *cli, int argc, char **argv);
 int cmd_record(struct kmag_cli *cli, int argc, char **argv);
+
+/* record-flight.c: `kmag record --flight` */
+struct kmag_record_opts;
+struct kmag_recorder;
+/* "512K", "2M", "1.5G" (KiB, MiB, GiB) or bytes into *@out; a usage error (printed) if not. */
+bool cli_parse_size(const char *cmd, const char *opt, const char *arg, uint64_t *out);
+struct cli_flight {
+	const struct kmag_record_opts *o;
+	double seconds;			/* -t, 0 = until stopped */
+	bool quiet, tty;
+	volatile sig_atomic_t *stop;	/* the signal that stops it */
+};
+/* Waits for triggers, writes the snapshots, stops. Returns the exit code. */
+int cli_record_flight(struct kmag_recorder *r, const struct cli_flight *fl);
+/* kmag record --last-boot [-B INSTANCE] -o OUTPUT. Returns the exit code. */
+int cli_record_last_boot(const char *instance, const char *output, bool quiet);
 int cmd_merge(struct kmag_cli *cli, int argc, char **argv);
 int cmd_errors(struct kmag_cli *cli, int argc, char **argv);
 

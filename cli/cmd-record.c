@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmag/durations.h"
 #include "kmag/filter.h"
 #include "kmag/record.h"
 #include "kmag/render/report.h"
@@ -187,7 +188,7 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 /* A parsed command line; the arrays are borrowed by .o (freed by record_args_release()). */
 struct record_args {
 	struct kmag_record_opts o;
-	struct strvec funcs, notrace, graph, names;
+	struct strvec funcs, notrace, graph, names, triggers;
 	char *name_buf;			/* --func-list's text */
 	struct { struct kmag_rec_event *v; size_t n; } events;
 	struct { struct kmag_rec_probe *v; size_t n; } probes;
@@ -199,6 +200,9 @@ struct record_args {
 	unsigned long max_depth;
 	int compression;	/* zstd, none */
 	bool compression_given;
+	unsigned long snapshots;
+	bool last_boot;			/* --last-boot */
+	const char *instance;		/* -B: its instance */
 };
 
 static void record_args_release(struct record_args *a)
@@ -209,6 +213,7 @@ static void record_args_release(struct record_args *a)
 	free(a->name_buf);
 	free(a->notrace.v);
 	free(a->graph.v);
+	free(a->triggers.v);
 	free(a->events.v);
 	free(a->probes.v);
 	free(a->pids.v);
@@ -343,6 +348,21 @@ static int parse_file_version(const struct cli_option *o, void *value, const cha
 	return 0;
 }
 
+static int parse_flight(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	(void)o;
+	return cli_parse_size(cmd, "--flight", arg, value) ? 0 : EXIT_USAGE;
+}
+
+static int parse_after(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	(void)o;
+	if (kmag_duration_parse(arg, value) || !*(uint64_t *)value)
+		return cli_usage_error(cmd, "--after expects a duration above 0 like 500ms, 1s or 2.5s, got \"%s\"",
+				       arg);
+	return 0;
+}
+
 #define CLI_ARGS struct record_args
 static const struct cli_option record_options[] = {
 	CLI_SECTION("\nWhat to record:\n"),
@@ -414,7 +434,33 @@ static const struct cli_option record_options[] = {
 	CLI_SECTION("\nHow long:\n"),
 	CLI_OPTION_GIVEN('t', "record-time", "SEC", parse_seconds, seconds, double *, time_given,
 			   "stop after SEC seconds (default 10; 0 = until Ctrl-C;\n"
-			   "with a COMMAND: no limit unless given)"),
+			   "with a COMMAND or --flight: no limit unless given)"),
+	CLI_SECTION("\nFlight recorder (record for hours, keep what led up to a failure):\n"),
+	CLI_OPTION(0, "flight", "SIZE", parse_flight, o.flight_bytes, uint64_t *,
+		   "keep only the newest SIZE (512K, 2M, 1G) of compressed\n"
+		   "trace on disk, a ring per CPU, oldest dropped first;\n"
+		   "on a trigger (or at the end without one) write -o"),
+	CLI_OPTION(0, "trigger", "SPEC", push_glob, triggers, struct strvec *,
+		   "write a snapshot when SPEC happens (repeatable):\n"
+		   "  error[=ERRNO][@FUNC]  FUNC (or any call) returned\n"
+		   "    -ERRNO (or any error); Linux 6.5+\n"
+		   "  slow=FUNC>DURATION    a call of FUNC took longer\n"
+		   "  event=SYSTEM:EVENT[/FILTER]  a tracepoint fired\n"
+		   "    (recorded alongside; FILTER as the kernel's)"),
+	CLI_OPTION(0, "after", "DURATION", parse_after, o.after_ns, uint64_t *,
+		   "record this long after a trigger before writing\n"
+		   "(default 1s; longer while its callers run)"),
+	CLI_ULONG_RANGE(0, "snapshots", "N", snapshots, 1, 1000, "--snapshots must be 1..1000",
+			"go on after a snapshot: write FILE, FILE.1, ...\n"
+			"FILE.N-1 (default 1)"),
+	CLI_FLAG(0, "last-boot", last_boot,
+		 "record nothing: write the previous boot's trace,\n"
+		 "kept by a persistent ring buffer (Linux 6.12+,\n"
+		 "reserve_mem=...:trace trace_instance=NAME@trace),\n"
+		 "as -o FILE, names moved to that boot's addresses"),
+	CLI_STRING('B', "instance", "NAME", instance,
+		   "with --last-boot: the tracefs instance to read\n"
+		   "(default: the one holding a previous boot's trace)"),
 	CLI_SECTION("\nOutput:\n"),
 	CLI_STRING('o', "output", "FILE", o.output, "default ./trace.dat"),
 	CLI_CHOICE_GIVEN(0, "compression", "zstd|none", compression, "zstd,none",
@@ -450,7 +496,25 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		a->o.compression = a->compression ? KMAG_REC_COMPRESS_NONE : KMAG_REC_COMPRESS_ZSTD;
 	if (optind < argc)
 		a->o.command = argv + optind;	/* after "--" (or the first non-option) */
-	if (a->o.command && !a->time_given)
+	if (a->last_boot) {
+		const struct kmag_record_opts *o = &a->o;
+
+		/* only -o, -q and -B go with it */
+		if (o->tracer || o->cpus || o->cpumask || o->buffer_kb || o->clock ||
+		    o->file_version || o->top_instance || o->threshold_us || o->args ||
+		    o->no_retaddr || o->follow_forks || o->flight_bytes || o->after_ns ||
+		    a->time_given || a->funcs.n || a->names.n || a->notrace.n || a->graph.n ||
+		    a->triggers.n || a->events.n || a->probes.n || a->pids.n || a->sym.filepath ||
+		    a->sym.path || a->max_depth || a->compression_given || a->snapshots ||
+		    optind < argc)
+			return cli_usage_error("record", "--last-boot writes what the previous boot recorded: it takes only -o FILE, -B NAME and -q");
+		return 0;
+	}
+	if (a->instance)
+		return cli_usage_error("record", "-B NAME names the instance --last-boot reads: add --last-boot");
+	if (a->snapshots)
+		a->o.snapshots = (unsigned)a->snapshots;
+	if ((a->o.command || a->o.flight_bytes) && !a->time_given)
 		a->seconds = 0;
 	/* the lists the options collected, borrowed by the recorder's options */
 #define LIST(field, vec) (a->o.field = (vec).v, a->o.nr_##field = (vec).n)
@@ -461,6 +525,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	LIST(events, a->events);
 	LIST(probes, a->probes);
 	LIST(pids, a->pids);
+	LIST(triggers, a->triggers);
 #undef LIST
 	a->o.note = note_to_stderr;
 	if (a->sym.filepath && a->o.tracer == KMAG_REC_TRACER_NONE)
@@ -496,6 +561,16 @@ static int setup_failed(const struct kmag_err *err, const char *fallback)
 	return err->code == EINTR && stop_signal ? 128 + stop_signal : ret;
 }
 
+static bool has_event_trigger(const struct record_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->triggers.n; i++)
+		if (!strncmp(a->triggers.v[i], "event=", 6))
+			return true;
+	return false;
+}
+
 /* The start line: what is recorded, where, and how it stops. */
 static void announce(const struct record_args *a, struct kmag_recorder *r)
 {
@@ -510,8 +585,9 @@ static void announce(const struct record_args *a, struct kmag_recorder *r)
 		snprintf(what + n, sizeof(what) - (size_t)n, " %s %s (pid %d)", n ? "in" : "of",
 			 a->o.command[0], (int)res->command_pid);
 	fprintf(stderr, "kmag: recording %s%s%s%s%s%s on CPU%s %s (%lu KiB buffer per CPU, %s%s%s%s); %s\n",
-		strcmp(res->tracer, "nop") ? res->tracer :
-		a->events.n                ? "tracepoint events" : "probe events",
+		strcmp(res->tracer, "nop")		? res->tracer :
+		a->events.n || has_event_trigger(a) ? "tracepoint events" :
+							 "probe events",
 		res->probe_group && strcmp(res->tracer, "nop") ? " and probes" : "",
 		res->tracer_note ? " (" : "", res->tracer_note ? res->tracer_note : "",
 		res->tracer_note ? ")" : "", what,
@@ -581,6 +657,10 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 		ret = ret < 0 ? EXIT_OK : ret;
 		goto out;
 	}
+	if (a.last_boot) {
+		ret = cli_record_last_boot(a.instance, a.o.output, a.quiet);
+		goto out;
+	}
 	catch_signals();
 	/* a signal during the checks and the set-up stops them (tracefs restored) */
 	a.o.interrupt = &stop_signal;
@@ -595,6 +675,12 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	}
 	if (!a.quiet)
 		announce(&a, r);
+	if (a.o.flight_bytes) {
+		struct cli_flight fl = { &a.o, a.seconds, a.quiet, cli->stderr_tty, &stop_signal };
+
+		ret = cli_record_flight(r, &fl);
+		goto out;
+	}
 	wait_for_end(&a, r, cli->stderr_tty && !a.quiet);
 	if (kmag_recorder_stop(r, &err))
 		ret = cli_lib_error(&err, "cannot stop recording");

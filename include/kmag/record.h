@@ -12,6 +12,13 @@
  *   kmag_recorder_write(r, &err);          writes opts.output
  *   kmag_recorder_free(r);                 restores tracefs exactly as found
  *
+ * A flight recording (opts.flight_bytes) keeps only the newest data on disk
+ * and writes snapshots: while kmag_recorder_progress() says one is due (a
+ * trigger fired and its window closed), kmag_recorder_snapshot() writes it;
+ * after the stop, kmag_recorder_snapshot() writes what is pending (a window
+ * cut short, or without any trigger the ring's content), and
+ * kmag_recorder_write() is not used.
+ *
  * tracefs is configured in a private instance ("kmag-<pid>") where the kernel
  * allows the chosen tracer there, otherwise in the top-level instance after
  * saving every file kmag changes (also to a state file, so that a run killed
@@ -151,6 +158,23 @@ struct kmag_record_opts {
 	 * FILE and wait there (at most 60 s) for the flag.
 	 */
 	volatile sig_atomic_t *interrupt;
+	/*
+	 * Flight recorder (--flight SIZE): record until stopped, keeping on disk
+	 * only the newest @flight_bytes of compressed trace (per recorded CPU a
+	 * ring of SIZE/CPUs, oldest data dropped first), written by
+	 * kmag_recorder_snapshot() as opts.output, then "<output>.1", ".2"...
+	 * (trace.dat v7, zstd). 0: a normal recording.
+	 */
+	uint64_t flight_bytes;
+	/*
+	 * --trigger: specs watched live on the captured events (flight only):
+	 * "error[=ERRNO][@FUNC]", "slow=FUNC>DURATION",
+	 * "event=SYSTEM:EVENT[/FILTER]" (the event is recorded alongside).
+	 */
+	const char *const *triggers;
+	size_t nr_triggers;
+	uint64_t after_ns;	/* recording after a trigger fired; 0 = 1 s */
+	unsigned snapshots;	/* snapshots (files) to write; 0 = 1 */
 };
 
 /* Live counters, read while recording (kmag_recorder_progress()). */
@@ -162,6 +186,42 @@ struct kmag_rec_progress {
 	uint64_t lost;		/* events lost so far (overrun + commit overrun + dropped) */
 	bool failed;		/* a reader hit an error (disk full, ...): stop now */
 	bool command_exited;	/* the traced command has exited */
+	/* flight recordings */
+	uint64_t fires;		/* trigger windows opened so far (kmag_recorder_fire()) */
+	bool snapshot_due;	/* call kmag_recorder_snapshot() */
+	uint64_t kept_bytes;	/* compressed data the rings hold */
+	double kept_seconds;	/* the time it covers */
+	uint64_t unwatched;	/* bytes the trigger watcher could not keep up with */
+};
+
+/* A trigger that fired (flight recordings). Strings borrowed, valid until the next call. */
+struct kmag_rec_fire {
+	uint64_t seq;		/* 1, 2, ...: the window it opened */
+	const char *trigger;	/* its spec */
+	uint64_t ts;		/* when (trace clock, ns): the exit or the tracepoint */
+	int pid, cpu;
+	const char *comm;	/* the task's name, or NULL */
+	const char *func;	/* error/slow: the function of the call; NULL for event */
+	int errnum;		/* error: the errno it returned (positive) */
+	uint64_t duration;	/* error/slow: the call's, in ns (UINT64_MAX: unknown) */
+	const char *event;	/* event: "system:name"; else NULL */
+	unsigned depth;		/* error/slow: its callers (calls open around it) */
+	const char *root;	/* the outermost of them (the chain's root), or NULL */
+};
+
+/* A snapshot written (flight recordings). Strings borrowed, valid until the next call. */
+struct kmag_rec_snapshot {
+	const char *path;	/* the file written */
+	unsigned index;		/* 0 for opts.output, then 1, 2, ... */
+	bool triggered;		/* a trigger's window (else the ring's content at the end) */
+	struct kmag_rec_fire fire;	/* when triggered */
+	bool cut_short;		/* the window closed early: the recording stopped, or the
+				   ring filled with it */
+	bool chain_whole;	/* the chain's outermost call is in the file, entry to exit */
+	uint64_t more;		/* further matches inside the window */
+	uint64_t first_ts, last_ts;	/* of the records (trace clock, ns) */
+	uint64_t events, lost;
+	uint64_t file_size;
 };
 
 /* Per-CPU result, valid after kmag_recorder_write() (events, missing_pages) / _stop(). */
@@ -243,11 +303,60 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err);
 /* Writes opts->output (atomically replaced). Returns 0 or -errno with @err set. */
 int kmag_recorder_write(struct kmag_recorder *r, struct kmag_err *err);
 
+/*
+ * Flight recordings: the trigger that opened window @seq - the latest one
+ * when @seq is 0 (kmag_rec_progress.fires counts them). Returns 0, or
+ * -ENOENT when there is no such window.
+ */
+int kmag_recorder_fire(struct kmag_recorder *r, uint64_t seq, struct kmag_rec_fire *f);
+
+/*
+ * Flight recordings: writes the next snapshot (opts.output, then
+ * "<output>.1", ...; atomically, as every output) and describes it in @s.
+ * While recording: the window of the trigger that fired (call it when
+ * kmag_rec_progress.snapshot_due). After kmag_recorder_stop(): the open
+ * window cut short, or (no snapshot written yet) the ring's content;
+ * -ENOENT when there is nothing to write. Returns 0 or -errno with @err set.
+ */
+int kmag_recorder_snapshot(struct kmag_recorder *r, struct kmag_rec_snapshot *s,
+			   struct kmag_err *err);
+
 /* Results; borrowed, valid until kmag_recorder_free(). */
 const struct kmag_rec_result *kmag_recorder_result(const struct kmag_recorder *r);
 
 /* Restores tracefs (if not yet done), removes temporary files, frees. Accepts NULL. */
 void kmag_recorder_free(struct kmag_recorder *r);
+
+/* kmag record --last-boot */
+struct kmag_lastboot_opts {
+	const char *instance;	/* the tracefs instance; NULL: the one holding a previous boot's trace */
+	const char *output;	/* the trace.dat to write (atomically replaced) */
+};
+
+struct kmag_lastboot_result {
+	char instance[64];	/* the instance read */
+	uint64_t text_then;	/* the previous boot's _text (last_boot_info) */
+	uint64_t text_now;	/* this boot's */
+	int64_t delta;		/* then - now: what the file's kallsyms are moved by */
+	size_t modules;		/* modules whose symbols were moved too */
+	int nr_cpus;
+	uint64_t events;
+	uint64_t first_ts, last_ts;	/* of the events (the previous boot's clock), UINT64_MAX: none */
+	uint64_t file_size;
+};
+
+/*
+ * Writes the previous boot's trace, which a boot-mapped persistent ring
+ * buffer holds (Linux 6.12+: reserve_mem=SIZE:ALIGN:trace
+ * trace_instance=NAME@trace, and 6.19's trace_instance=backup=NAME), as a
+ * trace.dat v7 (zstd) at opts->output: its pages, this kernel's formats and
+ * kallsyms moved to the previous boot's addresses (by last_boot_info), and
+ * trace-cmd 3.4's LAST_BOOT_INFO option. Reading empties the instance.
+ * Returns 0 with @res filled, or -errno with @err set (no such instance,
+ * one holding this boot's trace, several to choose from, not root, ...).
+ */
+int kmag_record_last_boot(const struct kmag_lastboot_opts *opts,
+			  struct kmag_lastboot_result *res, struct kmag_err *err);
 
 /* Static name of a tracer choice ("function_graph", ...). */
 const char *kmag_rec_tracer_name(enum kmag_rec_tracer t);

@@ -36,6 +36,18 @@ static struct fl_block *blk(struct fl_ring *r, size_t i)
 	return &r->b[(r->first + i) % r->capb];
 }
 
+int kmag__fl_check_size(uint64_t size, int n, uint32_t page_size, struct kmag_err *err)
+{
+	uint32_t mb = kmag__fl_max_block(page_size);
+
+	if (n > 0 && size / (uint64_t)n >= mb)
+		return 0;
+	return kmag_err_set(err, EINVAL,
+			    "--flight %lluK is smaller than one block per CPU (%d CPUs x %u KiB: a block is %d pages, compressed): give at least --flight %lluK",
+			    (unsigned long long)(size >> 10), n, (mb + 1023) >> 10, FL_BLOCK_PAGES,
+			    ((unsigned long long)mb * (uint64_t)(n > 0 ? n : 1) + 1023) >> 10);
+}
+
 int kmag__fl_rings_init(struct fl_rings *fr, const char *base, const int *cpus, int n,
 			uint64_t size, uint32_t page_size, struct kmag_err *err)
 {
@@ -45,12 +57,8 @@ int kmag__fl_rings_init(struct fl_rings *fr, const char *base, const int *cpus, 
 	memset(fr, 0, sizeof(*fr));
 	fr->max_block = kmag__fl_max_block(page_size);
 	fr->pin_ts = UINT64_MAX;
-	if (n <= 0 || cap < fr->max_block)
-		return kmag_err_set(err, EINVAL,
-				    "--flight %llu KiB is smaller than one block per CPU (%d CPUs x %u KiB, a block being %d pages compressed): give at least --flight %lluK",
-				    (unsigned long long)(size >> 10), n, (fr->max_block + 1023) >> 10,
-				    FL_BLOCK_PAGES,
-				    ((unsigned long long)fr->max_block * (uint64_t)(n > 0 ? n : 1) + 1023) >> 10);
+	if (kmag__fl_check_size(size, n, page_size, err))
+		return -EINVAL;
 	fr->r = calloc((size_t)n, sizeof(*fr->r));
 	if (!fr->r)
 		return kmag_err_set(err, ENOMEM, "out of memory");

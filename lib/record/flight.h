@@ -23,7 +23,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/trigger.h"
+#include "kmag/event.h"
 #include "kmag/kmag.h"
+#include "trace/decode.h"
 #include "trace/pagewalk.h"
 #include "trace/tracedat-write.h"
 
@@ -86,6 +89,9 @@ struct fl_window {
 /* The most bytes one block of @page_size pages can take compressed. */
 uint32_t kmag__fl_max_block(uint32_t page_size);
 
+/* Is @size enough for one block per CPU of @n? 0, or -EINVAL with @err set. */
+int kmag__fl_check_size(uint64_t size, int n, uint32_t page_size, struct kmag_err *err);
+
 /*
  * Creates a ring per CPU in @cpus[0..@n) as "<base>-ring-cpuN", SIZE/@n
  * bytes each, allocated now (a full disk is found here, not later). Returns
@@ -136,5 +142,92 @@ int kmag__fl_write(struct fl_rings *fr, const struct fl_window *w, int fd, uint3
  */
 int kmag__fl_describe(const struct kmag_page_geom *g, const uint8_t *pages, size_t len,
 		      struct fl_block *b);
+
+/* ------------------------------------------------ the recording's state */
+
+/* A block's pages on their way to the watcher. */
+struct fl_qblock {
+	struct fl_qblock *next;
+	uint32_t len;		/* bytes of whole pages */
+	bool gap_before;	/* blocks before it were not watched */
+	uint8_t data[];
+};
+
+/* One recorded CPU (the index of r->cpus). */
+struct fl_cpu {
+	/* its reader's */
+	uint8_t *blk;		/* the block being filled: up to FL_BLOCK_PAGES pages */
+	uint32_t npages;
+	uint8_t *z;		/* compressed */
+	void *zc;		/* ZSTD_CCtx */
+	uint64_t lost;		/* the CPU's lost events (kernel stats), last read */
+	bool gap;		/* a block was not handed to the watcher */
+	/* shared with the watcher (fl_state.lock) */
+	struct fl_qblock *qhead, *qtail;
+	uint64_t hw;		/* every event up to this time was queued (0: none known) */
+	/* the watcher's */
+	struct fl_qblock *list, *list_tail;	/* taken from the queue, oldest first */
+	uint32_t page_off;	/* next page of list */
+	bool in_page;
+	struct kmag_page_walk walk;
+	uint64_t hw_seen;
+	bool have;		/* ev is its next event */
+	struct kmag_event ev;
+};
+
+struct fl_state {
+	struct fl_rings rings;
+	struct fl_cpu *cpu;	/* r->nr_rec entries */
+	int n;
+	struct kmag_page_geom geom;
+	uint64_t after_ns;
+	unsigned max_snapshots, written;
+	char *btf;		/* /sys/kernel/btf/vmlinux, for the snapshots and the types */
+	size_t btf_size;
+	struct kmag__trigger *trig;
+	size_t ntrig;
+	/* the watcher (flight-watch.c) */
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;		/* the readers are done: take everything and end */
+	bool rearm;		/* the window was taken: open the next one */
+	size_t queued;		/* bytes waiting for the watcher */
+	uint64_t unwatched;	/* bytes not watched (it fell behind) */
+	struct tep_handle *tep;
+	struct kmag_symtab *st;
+	struct kmag_decoder dec;
+	bool dec_ok;
+	struct kmag_btf *types;
+	struct kmag__watch *w;
+	/* what the watcher found (lock) */
+	uint64_t watermark;	/* every event up to here was watched */
+	uint64_t fires;		/* windows opened */
+	struct kmag__fire fire;	/* the open window's */
+	char fire_func[128], fire_root[128], fire_event[128];
+	char fire_comm[32];	/* the task's name when it fired, or "" */
+	struct kmag_recorder *r;
+	bool window, due, cut;
+	int watch_error;
+	/* the API's strings */
+	char *snap_path;
+	char comm[32];
+};
+
+/* flight.c: /proc/PID/comm, else the kernel's saved_cmdlines, or "" */
+void kmag__fl_comm(struct kmag_recorder *r, int pid, char *buf, size_t size);
+
+/* flight-watch.c */
+/* Builds the decoder from the recording's metadata and starts the watcher. */
+struct kmag_recorder;
+int kmag__fl_watch_start(struct kmag_recorder *r, struct fl_state *fl, struct kmag_err *err);
+/* Hands a reader's block of pages to the watcher (reader threads). */
+void kmag__fl_watch_push(struct fl_state *fl, int i, const uint8_t *pages, uint32_t len);
+/* Every event of reader @i up to @ts is queued (it found its buffer empty). */
+void kmag__fl_watch_hw(struct fl_state *fl, int i, uint64_t ts);
+/* The readers are done: the watcher takes the rest, then ends (joined here). */
+void kmag__fl_watch_stop(struct fl_state *fl);
+void kmag__fl_watch_free(struct fl_state *fl);
 
 #endif /* KMAG_FLIGHT_H */

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "flight.h"
 #include "record-internal.h"
 
 #define POLL_MS 250		/* drain at least this often */
@@ -273,12 +274,16 @@ static int open_cpu(struct kmag_recorder *r, struct rec_cpu *c, int pipe_bytes,
 	c->trace_fd = open(rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->trace_fd < 0)
 		return kmag_err_set(err, errno, "cannot open %s: %s", rel, strerror(errno));
+	/* a flight recording's pages go to its rings (flight-capture.c) */
+	if (r->fl)
+		goto pipe;
 	if (asprintf(&path, "%s.kmag-%d-cpu%d", r->o.output, (int)getpid(), c->cpu) < 0)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	c->path = path;
 	c->out_fd = kmag__create_file(path, 0600);
 	if (c->out_fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", path, strerror(errno));
+pipe:
 	if (pipe2(p, O_CLOEXEC))
 		return kmag_err_set(err, errno, "pipe: %s", strerror(errno));
 	c->pipe_rd = p[0];
@@ -319,16 +324,19 @@ int kmag__rec_open_readers(struct kmag_recorder *r, struct kmag_err *err)
 	for (c = 0, i = 0; c < r->nr_cpus; c++) {
 		if (!rec_cpu_wanted(r, c))
 			continue;
-		r->cpus[i] = (struct rec_cpu){ .r = r, .cpu = c, .trace_fd = -1, .out_fd = -1,
-					       .pipe_rd = -1, .pipe_wr = -1 };
+		r->cpus[i] = (struct rec_cpu){ .r = r, .cpu = c, .index = i, .trace_fd = -1,
+					       .out_fd = -1, .pipe_rd = -1, .pipe_wr = -1 };
 		if ((ret = open_cpu(r, &r->cpus[i++], (int)pipe_max, err)))
 			return ret;
 	}
+	if (r->fl && (ret = kmag__rec_flight_begin(r, err)))
+		return ret;
 	/* signals go to the main thread, which decides when to stop */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < r->nr_rec && !ret; i++) {
-		int e = pthread_create(&r->cpus[i].thread, NULL, reader_main, &r->cpus[i]);
+		int e = pthread_create(&r->cpus[i].thread, NULL,
+				       r->fl ? kmag__rec_flight_reader : reader_main, &r->cpus[i]);
 
 		if (e)
 			ret = kmag_err_set(err, e, "cannot start a reader thread: %s", strerror(e));
@@ -355,6 +363,9 @@ void kmag__rec_stop_readers(struct kmag_recorder *r)
 	atomic_store(&r->stopping, true);
 	if (r->stop_efd >= 0 && write(r->stop_efd, &one, sizeof(one)) < 0)
 		pr_debug("eventfd write: %s", strerror(errno));
+	/* a reader waiting for room in a flight ring full of a window gives up */
+	if (r->fl)
+		kmag__fl_stop(&r->fl->rings);
 	for (i = 0; i < r->nr_rec; i++) {
 		if (r->cpus[i].thread_started)
 			pthread_join(r->cpus[i].thread, NULL);
@@ -489,6 +500,7 @@ void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p
 		}
 	}
 	p->command_exited = kmag__rec_child_exited(r);
+	kmag__rec_flight_progress(r, p);
 }
 
 int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
@@ -511,6 +523,7 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 		}
 	}
 	kmag__rec_stop_readers(r);
+	kmag__rec_flight_stop(r);
 	r->res_cpus = calloc((size_t)r->nr_cpus, sizeof(*r->res_cpus));
 	if (!r->res_cpus)
 		return kmag_err_set(err, ENOMEM, "out of memory");
@@ -531,7 +544,7 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 		r->res.lost += rc->overrun + rc->commit_overrun + rc->dropped;
 		/* a write cut short by a full disk can leave part of a page */
 		bytes -= bytes % r->page_size;
-		if (ftruncate(c->out_fd, (off_t)bytes) && !ret)
+		if (c->out_fd >= 0 && ftruncate(c->out_fd, (off_t)bytes) && !ret)
 			ret = kmag_err_set(err, errno, "cannot truncate %s: %s", c->path,
 					   strerror(errno));
 		atomic_store(&c->bytes, bytes);

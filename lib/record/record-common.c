@@ -17,7 +17,7 @@
  * interrupt flag (60 s at most), so a test can signal kmag at a known point
  * of the set-up instead of guessing with sleeps (tests/vm/record).
  */
-static void test_pause(struct kmag_recorder *r, const char *step)
+void kmag__rec_test_pause(struct kmag_recorder *r, const char *step)
 {
 	const char *hook = getenv("KMAG_TEST_SETUP_PAUSE"), *colon;
 	size_t len = strlen(step);
@@ -38,7 +38,7 @@ static void test_pause(struct kmag_recorder *r, const char *step)
 
 int kmag__rec_checkpoint(struct kmag_recorder *r, const char *step, struct kmag_err *err)
 {
-	test_pause(r, step);
+	kmag__rec_test_pause(r, step);
 	if (!rec_interrupted(r))
 		return 0;
 	return kmag_err_set(err, EINTR, "interrupted during set-up (before: %s)", step);

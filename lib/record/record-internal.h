@@ -10,6 +10,8 @@
  *   record-output.c   metadata capture and trace.dat assembly
  *   record-state.c    saved tracefs state and its restoration
  *   record-topts.c    tracer options: return values, call sites, arguments
+ *   flight*.c         the flight recorder (--flight, --trigger; flight.h)
+ *   lastboot.c        --last-boot: a persistent ring buffer's previous boot
  */
 #ifndef KMAG_RECORD_INTERNAL_H
 #define KMAG_RECORD_INTERNAL_H
@@ -62,9 +64,21 @@ struct rec_probe {
 
 struct kmag_recorder;
 
+/* What the file holds besides the pages: read at the start (record-output.c). */
+struct rec_meta {
+	struct tdw_meta m;
+	char *header_page, *header_event, *kallsyms, *printk;
+	struct tdw_blob *ftrace;
+	struct tdw_system *systems;
+	struct tdw_blob *event_formats;	/* all systems' formats, in system order */
+};
+
+struct fl_state;
+
 struct rec_cpu {
 	struct kmag_recorder *r;
 	int cpu;
+	int index;		/* in r->cpus */
 	int trace_fd;		/* per_cpu/cpuN/trace_pipe_raw, O_NONBLOCK */
 	int out_fd;		/* the captured pages */
 	int pipe_rd, pipe_wr;	/* splice bounce pipe */
@@ -73,7 +87,7 @@ struct rec_cpu {
 	pthread_t thread;
 	bool thread_started;
 	_Atomic pid_t tid;	/* the reader thread, once running */
-	_Atomic uint64_t bytes;	/* written to out_fd */
+	_Atomic uint64_t bytes;	/* written to out_fd (a flight recording: to its ring, uncompressed) */
 	_Atomic int error;	/* errno that stopped the reader, 0 if none */
 	char *stats;		/* per_cpu/cpuN/stats at stop */
 };
@@ -135,6 +149,10 @@ struct kmag_recorder {
 	int child_status;
 	bool child_reaped;
 
+	/* flight recording (flight.c), or NULL */
+	struct fl_state *fl;
+	struct rec_meta meta;		/* kept for the snapshots of a flight recording */
+
 	/* output */
 	char *tmp_out;			/* <output>.kmag-<pid>.tmp */
 	char *reserve_path;		/* space kept for finishing the file on a full disk */
@@ -182,7 +200,16 @@ int kmag__rec_parse_cpus(const struct kmag_record_opts *o, uint64_t *mask, struc
 /* @mask as a CPU list ("0-3,8") in @buf. */
 void kmag__rec_mask_to_list(const uint64_t *mask, char *buf, size_t size);
 
-/* True when CPU @cpu is to be recorded. */
+/* The event triggers of a flight recording (they record their events). */
+static inline size_t kmag__rec_event_triggers(const struct kmag_record_opts *o)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < o->nr_triggers; i++)
+		n += !strncmp(o->triggers[i], "event=", 6);
+	return n;
+}
+
 /* The options narrow set_ftrace_filter (-l, --func-list, a path filter). */
 static inline bool rec_filters_funcs(const struct kmag_record_opts *o)
 {
@@ -221,6 +248,8 @@ int kmag__rec_configure(struct kmag_recorder *r, struct kmag_err *err);
  * comes next, for the KMAG_TEST_SETUP_PAUSE hook (record-common.c).
  */
 int kmag__rec_checkpoint(struct kmag_recorder *r, const char *step, struct kmag_err *err);
+/* The KMAG_TEST_SETUP_PAUSE hook alone: at @step, wait for the interrupt flag (tests). */
+void kmag__rec_test_pause(struct kmag_recorder *r, const char *step);
 static inline bool rec_interrupted(const struct kmag_recorder *r)
 {
 	return r->o.interrupt && *r->o.interrupt;
@@ -252,10 +281,50 @@ void kmag__rec_stop_readers(struct kmag_recorder *r);
 void kmag__rec_close_readers(struct kmag_recorder *r);
 
 /* record-output.c */
+/*
+ * Space kept next to the output for finishing the file on a full disk: a
+ * flight recording's snapshot can be as big as its rings.
+ */
+static inline uint64_t kmag__rec_reserve_bytes(const struct kmag_record_opts *o)
+{
+	return REC_RESERVE_BYTES + o->flight_bytes;
+}
 int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err);
+int kmag__rec_make_reserve(struct kmag_recorder *r, struct kmag_err *err);
+void kmag__rec_meta_free(struct rec_meta *f);
+/* saved_cmdlines and the live tasks into r->cmdlines (replacing it). */
+int kmag__rec_collect_cmdlines(struct kmag_recorder *r);
+/* /sys/kernel/btf/vmlinux, or NULL (then *size is 0). */
+char *kmag__rec_read_btf(size_t *size);
 int kmag__rec_out_collect_tail(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err);
 void kmag__rec_out_discard(struct kmag_recorder *r);
 void kmag__rec_release_reserve(struct kmag_recorder *r);
+
+/* lastboot.c */
+/* The previous boot's _text of last_boot_info @info; 0 when it is this boot's ("# Current", 0). */
+uint64_t kmag__lastboot_text(const char *info);
+/*
+ * This boot's kallsyms @cur moved to the previous boot's addresses named by
+ * @info (modules by their own bases; @modules is /proc/modules, or NULL, and
+ * a module not loaded then is left out). Returns a new text, or NULL (no
+ * text address in @info or @cur, ENOMEM); *@delta, *@nmod set.
+ */
+char *kmag__lastboot_kallsyms(const char *cur, const char *info, const char *modules,
+			      int64_t *delta, size_t *nmod);
+
+/* flight.c (flight.h has the parts) */
+/* Checks the flight options against the kernel (kmag_recorder_new()); adds event triggers' events. */
+int kmag__rec_flight_check(struct kmag_recorder *r, struct kmag_err *err);
+/* The rings and the watcher, before the readers start. */
+int kmag__rec_flight_begin(struct kmag_recorder *r, struct kmag_err *err);
+/* The flight parts of kmag_recorder_progress(). */
+void kmag__rec_flight_progress(struct kmag_recorder *r, struct kmag_rec_progress *p);
+/* After the readers stopped: the watcher takes the rest and stops. */
+void kmag__rec_flight_stop(struct kmag_recorder *r);
+/* Frees the flight state, removes the rings. Accepts none. */
+void kmag__rec_flight_free(struct kmag_recorder *r);
+/* flight-capture.c: a reader thread in a flight recording */
+void *kmag__rec_flight_reader(void *arg);
 
 #endif /* KMAG_RECORD_INTERNAL_H */

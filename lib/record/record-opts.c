@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "analysis/trigger.h"
 #include "record-internal.h"
 
 const char *kmag_rec_tracer_name(enum kmag_rec_tracer t)
@@ -111,6 +112,35 @@ int kmag__rec_parse_cpus(const struct kmag_record_opts *o, uint64_t *mask, struc
 	return kmag_err_set(err, EINVAL, "--cpumask %s selects no CPU", o->cpumask);
 }
 
+/* --flight, --trigger, --after, --snapshots. */
+static int check_flight(const struct kmag_record_opts *o, struct kmag_err *err)
+{
+	size_t i;
+
+	if (!o->flight_bytes) {
+		if (o->nr_triggers || o->after_ns || o->snapshots)
+			return kmag_err_set(err, EINVAL,
+					    "--trigger, --after and --snapshots work with the flight recorder: add --flight SIZE");
+		return 0;
+	}
+	if (o->file_version == 6 || o->compression == KMAG_REC_COMPRESS_NONE)
+		return kmag_err_set(err, EINVAL,
+				    "--flight keeps zstd blocks and writes trace.dat v7 with zstd: leave out --file-version 6 and --compression none");
+	if (o->after_ns > 3600ull * 1000000000ull)
+		return kmag_err_set(err, EINVAL, "--after is at most an hour");
+	if (o->snapshots > 1000)
+		return kmag_err_set(err, EINVAL, "--snapshots is 1..1000");
+	for (i = 0; i < o->nr_triggers; i++) {
+		struct kmag__trigger t;
+		int ret = kmag__trigger_parse(o->triggers[i], &t, err);
+
+		if (ret)
+			return ret;
+		kmag__trigger_release(&t);
+	}
+	return 0;
+}
+
 int kmag_record_opts_check(const struct kmag_record_opts *o, struct kmag_err *err)
 {
 	uint64_t mask[REC_MASK_WORDS];
@@ -130,7 +160,9 @@ int kmag_record_opts_check(const struct kmag_record_opts *o, struct kmag_err *er
 		return kmag_err_set(err, EINVAL,
 				    "--threshold needs the function_graph tracer (it times calls; not -p %s)",
 				    kmag_rec_tracer_name(t));
-	if (t == KMAG_REC_TRACER_NONE && !o->nr_events && !o->nr_probes)
+	if ((ret = check_flight(o, err)))
+		return ret;
+	if (t == KMAG_REC_TRACER_NONE && !o->nr_events && !o->nr_probes && !kmag__rec_event_triggers(o))
 		return kmag_err_set(err, EINVAL,
 				    "-p nop records only tracepoint events and probes, and none was given: add -e SYSTEM:EVENT or --kprobe/--uprobe");
 	if (t == KMAG_REC_TRACER_NONE && o->args)

@@ -28,15 +28,7 @@
 
 #define KMAG_BTF_PATH "/sys/kernel/btf/vmlinux"
 
-struct meta_files {
-	struct tdw_meta m;
-	char *header_page, *header_event, *kallsyms, *printk;
-	struct tdw_blob *ftrace;
-	struct tdw_system *systems;
-	struct tdw_blob *event_formats;	/* all systems' formats, in system order */
-};
-
-static void meta_free(struct meta_files *f)
+void kmag__rec_meta_free(struct rec_meta *f)
 {
 	size_t i;
 
@@ -56,6 +48,7 @@ static void meta_free(struct meta_files *f)
 	}
 	free(f->systems);
 	free(f->event_formats);
+	memset(f, 0, sizeof(*f));
 }
 
 static int read_needed(struct kmag_recorder *r, const char *dir, const char *rel, char **out,
@@ -86,7 +79,7 @@ static char *read_kallsyms(void)
 	return text;
 }
 
-static int read_formats(struct kmag_recorder *r, struct meta_files *f, struct kmag_err *err)
+static int read_formats(struct kmag_recorder *r, struct rec_meta *f, struct kmag_err *err)
 {
 	const char *base = r->inst_dir ? r->inst_dir : r->dir;
 	char dir[4096], rel[512], **names;
@@ -169,7 +162,7 @@ static int page_geometry(struct kmag_recorder *r, const char *header_page, struc
 }
 
 /* Keeps REC_RESERVE_BYTES on the output's file system for finishing the file. */
-static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
+int kmag__rec_make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int fd, e;
 
@@ -181,49 +174,59 @@ static int make_reserve(struct kmag_recorder *r, struct kmag_err *err)
 	if (fd < 0)
 		return kmag_err_set(err, errno, "cannot create %s: %s", r->reserve_path,
 				    strerror(errno));
-	e = posix_fallocate(fd, 0, (off_t)REC_RESERVE_BYTES);
+	e = posix_fallocate(fd, 0, (off_t)kmag__rec_reserve_bytes(&r->o));
 	close(fd);
 	if (e == ENOSPC || e == EDQUOT)
 		return kmag_err_set(err, ENOSPC,
 				    "not enough free space next to %s: the recording needs at least %llu MiB",
-				    r->o.output, REC_RESERVE_BYTES >> 20);
+				    r->o.output,
+				    (unsigned long long)(kmag__rec_reserve_bytes(&r->o) >> 20));
 	if (e)
 		pr_debug("no space reserve (%s): a full disk may cost the file's end", strerror(e));
 	return 0;
 }
 
-int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
+/* The metadata of the recording (formats, kallsyms, ...) into @f. */
+static int read_meta(struct kmag_recorder *r, struct rec_meta *f, struct kmag_err *err)
 {
 	const char *base = r->inst_dir ? r->inst_dir : r->dir;
-	struct meta_files f = { 0 };
 	struct utsname u;
-	struct stat old;
 	char *open_br;
 	int ret;
 
-	if ((ret = read_needed(r, base, "events/header_page", &f.header_page, err)) ||
-	    (ret = read_needed(r, base, "events/header_event", &f.header_event, err)) ||
-	    (ret = page_geometry(r, f.header_page, err)) || (ret = read_formats(r, &f, err)) ||
-	    (ret = read_needed(r, r->dir, "printk_formats", &f.printk, err)) ||
+	if ((ret = read_needed(r, base, "events/header_page", &f->header_page, err)) ||
+	    (ret = read_needed(r, base, "events/header_event", &f->header_event, err)) ||
+	    (ret = page_geometry(r, f->header_page, err)) || (ret = read_formats(r, f, err)) ||
+	    (ret = read_needed(r, r->dir, "printk_formats", &f->printk, err)) ||
 	    (ret = read_needed(r, base, "trace_clock", &r->clock_file, err)))
-		goto out;
-	f.kallsyms = read_kallsyms();
-	if (!f.kallsyms) {
-		ret = kmag_err_set(err, errno, "cannot read /proc/kallsyms: %s", strerror(errno));
-		goto out;
-	}
+		return ret;
+	f->kallsyms = read_kallsyms();
+	if (!f->kallsyms)
+		return kmag_err_set(err, errno, "cannot read /proc/kallsyms: %s", strerror(errno));
 	open_br = strchr(r->clock_file, '[');
 	r->clock_name = open_br ? strndup(open_br + 1, strcspn(open_br + 1, "]")) : strdup("local");
 	if (!uname(&u) &&
 	    asprintf(&r->uname, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine) < 0)
 		r->uname = NULL;
-	f.m.header_page = (struct tdw_blob){ f.header_page, strlen(f.header_page) };
-	f.m.header_event = (struct tdw_blob){ f.header_event, strlen(f.header_event) };
-	f.m.kallsyms = (struct tdw_blob){ f.kallsyms, strlen(f.kallsyms) };
-	f.m.printk = (struct tdw_blob){ f.printk, strlen(f.printk) };
+	f->m.header_page = (struct tdw_blob){ f->header_page, strlen(f->header_page) };
+	f->m.header_event = (struct tdw_blob){ f->header_event, strlen(f->header_event) };
+	f->m.kallsyms = (struct tdw_blob){ f->kallsyms, strlen(f->kallsyms) };
+	f->m.printk = (struct tdw_blob){ f->printk, strlen(f->printk) };
+	return 0;
+}
 
-	if ((ret = kmag__rec_track_output(r, true, err)) || (ret = make_reserve(r, err)))
+int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
+{
+	struct rec_meta *f = &r->meta;
+	struct stat old;
+	int ret;
+
+	if ((ret = read_meta(r, f, err)) || (ret = kmag__rec_track_output(r, true, err)) ||
+	    (ret = kmag__rec_make_reserve(r, err)))
 		goto out;
+	/* a flight recording writes its snapshots with this metadata later */
+	if (r->o.flight_bytes)
+		return 0;
 	if (asprintf(&r->tmp_out, "%s.kmag-%d.tmp", r->o.output, (int)getpid()) < 0) {
 		r->tmp_out = NULL;
 		ret = kmag_err_set(err, ENOMEM, "out of memory");
@@ -239,9 +242,9 @@ int kmag__rec_out_begin(struct kmag_recorder *r, struct kmag_err *err)
 		pr_debug("cannot keep the mode of %s: %s", r->o.output, strerror(errno));
 	ret = kmag__tdw_begin(&r->w, r->out_fd, r->version, r->version == 7 && r->o.compression != KMAG_REC_COMPRESS_NONE, r->page_size, err);
 	if (!ret)
-		ret = kmag__tdw_metadata(&r->w, &f.m);
+		ret = kmag__tdw_metadata(&r->w, &f->m);
 out:
-	meta_free(&f);
+	kmag__rec_meta_free(f);
 	return ret;
 }
 
@@ -254,7 +257,7 @@ static bool all_digits(const char *s)
  * saved_cmdlines, plus the tasks alive now that it does not name (its table
  * is small and recycled, so busy recordings lose names otherwise).
  */
-static int collect_cmdlines(struct kmag_recorder *r)
+int kmag__rec_collect_cmdlines(struct kmag_recorder *r)
 {
 	char *saved = kmag__tracefs_read(r->dir, "saved_cmdlines"), *out = NULL;
 	size_t len = 0, cap = 0;
@@ -311,6 +314,8 @@ static int collect_cmdlines(struct kmag_recorder *r)
 	if (proc)
 		closedir(proc);
 	u64map_release(&seen);
+	if (r->cmdlines != out)
+		free(r->cmdlines);
 	r->cmdlines = out;
 	r->cmdlines_len = out ? len : 0;
 	return 0;
@@ -335,7 +340,7 @@ int kmag__rec_out_collect_tail(struct kmag_recorder *r, struct kmag_err *err)
 		if (!r->cpustats[c])
 			return kmag_err_set(err, ENOMEM, "out of memory");
 	}
-	return collect_cmdlines(r);
+	return kmag__rec_collect_cmdlines(r);
 }
 
 struct counter {
@@ -380,7 +385,7 @@ void kmag__rec_release_reserve(struct kmag_recorder *r)
  * CONFIG_DEBUG_INFO_BTF), for v7 files as trace-cmd 3.4 stores it; NULL
  * (nothing stored) when the kernel has none or it cannot be read.
  */
-static char *read_btf(size_t *size)
+char *kmag__rec_read_btf(size_t *size)
 {
 	int fd = open(KMAG_BTF_PATH, O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 0;
@@ -453,7 +458,7 @@ int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err)
 	t.on_pages_ctx = &cn;
 	/* on a full disk the reserve is for the trace data, not for BTF */
 	if (r->version >= 7 && !r->res.disk_full)
-		btf = read_btf(&t.btf.size);
+		btf = kmag__rec_read_btf(&t.btf.size);
 	t.btf.data = btf;
 	r->w.err = err;
 	ret = kmag__tdw_finish(&r->w, &t);
@@ -478,6 +483,9 @@ int kmag_recorder_write(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int ret;
 
+	if (r->fl)
+		return kmag_err_set(err, EINVAL,
+				    "a flight recording writes snapshots (kmag_recorder_snapshot())");
 	if (!r->stopped || !r->res_cpus || r->out_fd < 0)
 		return kmag_err_set(err, EINVAL, "the recording was not stopped");
 	if (r->written)
@@ -515,6 +523,8 @@ void kmag__rec_out_discard(struct kmag_recorder *r)
 	free(r->tmp_out);
 	r->tmp_out = NULL;
 	kmag__tdw_release(&r->w);
+	kmag__rec_flight_free(r);
+	kmag__rec_meta_free(&r->meta);
 	kmag__rec_release_reserve(r);
 	kmag__rec_track_output(r, false, NULL);
 	for (i = 0; r->cpustats && i < r->nr_cpus; i++)

@@ -15,6 +15,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#include "flight.h"
 #include "kmag/outfile.h"
 #include "record-internal.h"
 
@@ -70,7 +71,7 @@ int kmag__rec_choose_tracer(const struct kmag_record_opts *o, const char *avail,
 
 	*note = NULL;
 	if (t == KMAG_REC_TRACER_AUTO) {
-		if ((o->nr_events || o->nr_probes) && !wants_funcs)
+		if ((o->nr_events || o->nr_probes || kmag__rec_event_triggers(o)) && !wants_funcs)
 			t = KMAG_REC_TRACER_NONE;
 		else if (has_graph)
 			t = KMAG_REC_TRACER_FUNCTION_GRAPH;
@@ -452,12 +453,35 @@ static int resolve_event(struct kmag_recorder *r, const struct kmag_rec_event *e
 
 static int resolve_events(struct kmag_recorder *r, struct kmag_err *err)
 {
-	size_t i, cap = 0;
+	size_t i, cap = r->nr_events;
 	int ret;
 
 	for (i = 0; i < r->o.nr_events; i++)
 		if ((ret = resolve_event(r, &r->o.events[i], &cap, err)))
 			return ret;
+	return 0;
+}
+
+/* A flight recording's checks; an event trigger's event is recorded too. */
+static int resolve_flight(struct kmag_recorder *r, struct kmag_err *err)
+{
+	size_t i, cap = r->nr_events;
+	int ret, n = 0, c;
+
+	if (!r->o.flight_bytes)
+		return 0;
+	for (c = 0; c < r->nr_cpus; c++)
+		n += rec_cpu_wanted(r, c);
+	/* (the ring's blocks are pages of the machine's size: tracefs' default sub-buffer) */
+	if ((ret = kmag__fl_check_size(r->o.flight_bytes, n, (uint32_t)getpagesize(), err)) ||
+	    (ret = kmag__rec_flight_check(r, err)))
+		return ret;
+	for (i = 0; i < r->fl->ntrig; i++) {
+		const struct kmag__trigger *t = &r->fl->trig[i];
+
+		if (t->kind == KMAG_TRIG_EVENT && add_event(r, t->system, t->event, NULL, &cap))
+			return kmag_err_set(err, ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -647,9 +671,11 @@ static int probe_output_dir(const char *output, struct kmag_err *err)
 	return e ? output_dir_error(output, e, err) : 0;
 }
 
-/* The space the recording reserves (record-output.c) must be free now. */
-static int check_free_space(const char *output, struct kmag_err *err)
+/* The space the recording reserves (record-output.c) and its rings must be free now. */
+static int check_free_space(const struct kmag_record_opts *o, struct kmag_err *err)
 {
+	const char *output = o->output;
+	uint64_t need = kmag__rec_reserve_bytes(o) + o->flight_bytes;
 	char *copy = strdup(output);
 	const char *dir = copy ? dirname(copy) : NULL;
 	struct statvfs fs;
@@ -660,11 +686,12 @@ static int check_free_space(const char *output, struct kmag_err *err)
 		return kmag_err_set(err, ENOMEM, "out of memory");
 	if (!statvfs(dir, &fs)) {
 		avail = (uint64_t)fs.f_bavail * fs.f_frsize;
-		if (avail < REC_RESERVE_BYTES)
+		if (avail < need)
 			ret = kmag_err_set(err, ENOSPC,
-					   "no space left on device in %s (%llu KiB free; recording needs at least %llu MiB there): nothing was recorded; free space there or record elsewhere (-o)",
+					   "no space left on device in %s (%llu KiB free; recording needs at least %llu MiB there%s): nothing was recorded; free space there or record elsewhere (-o)",
 					   dir, (unsigned long long)(avail >> 10),
-					   REC_RESERVE_BYTES >> 20);
+					   (unsigned long long)((need + (1 << 20) - 1) >> 20),
+					   o->flight_bytes ? ": the rings, and room for a snapshot as big" : "");
 	}
 	free(copy);
 	return ret;
@@ -705,7 +732,7 @@ static int check_output_and_clock(struct kmag_recorder *r, struct kmag_err *err)
 				    r->o.output, special_kind(r->o.output));
 	if ((ret = probe_output_dir(r->o.output, err)))
 		return ret;
-	if ((ret = check_free_space(r->o.output, err)))
+	if ((ret = check_free_space(&r->o, err)))
 		return ret;
 	r->version = r->o.file_version			    ? r->o.file_version :
 		     r->o.compression == KMAG_REC_COMPRESS_NONE ? 6 :
@@ -755,7 +782,7 @@ struct kmag_recorder *kmag_recorder_new(const struct kmag_record_opts *opts, str
 	    (ret = kmag__rec_checkpoint(r, "functions", err)) ||
 	    (ret = resolve_functions(r, err)) ||
 	    (ret = resolve_events(r, err)) || (ret = kmag__rec_probes_check(r, err)) ||
-	    (ret = resolve_cpus(r, err)) ||
+	    (ret = resolve_cpus(r, err)) || (ret = resolve_flight(r, err)) ||
 	    (ret = check_pids_and_command(r, err)) || (ret = choose_buffer(r, err)) ||
 	    (ret = check_output_and_clock(r, err)) || (ret = kmag__rec_checkpoint(r, "checked", err))) {
 		if (rec_interrupted(r)) {

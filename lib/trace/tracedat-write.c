@@ -521,6 +521,8 @@ static int add_common_options(struct tdw *w, const struct tdw_tail *t)
 		ret = add_string_option(w, TD_OPT_VERSION, t->version);
 	for (i = 0; !ret && i < t->nr_cpustats; i++)
 		ret = add_string_option(w, TD_OPT_CPUSTAT, t->cpustats[i]);
+	if (!ret && t->last_boot_info)
+		ret = add_string_option(w, TD_OPT_LAST_BOOT_INFO, t->last_boot_info);
 	return ret;
 }
 

@@ -84,6 +84,11 @@ struct tdw_tail {
 	 */
 	struct tdw_blob btf;
 	/*
+	 * v7 and v6: trace-cmd 3.4's LAST_BOOT_INFO option ("INSTANCE:" + the
+	 * instance's last_boot_info), or NULL.
+	 */
+	const char *last_boot_info;
+	/*
 	 * Release the source blocks once copied (fallocate PUNCH_HOLE), so a
 	 * file can be assembled on a full disk from the data that filled it.
 	 */

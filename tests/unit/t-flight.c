@@ -14,7 +14,9 @@
 
 #include "kmag/event.h"
 #include "kmag/trace.h"
+#include "kmag/symtab.h"
 #include "record/flight.h"
+#include "record/record-internal.h"
 #include "test.h"
 #include "trace/tracedat.h"
 
@@ -72,7 +74,7 @@ static void refuses_too_small(void)
 	snprintf(base, sizeof(base), "%s/x.dat.kmag-1", test_tmpdir());
 	CHECK(mb > 10 * PAGE);
 	CHECK_EQ(kmag__fl_rings_init(&fr, base, cpus, 2, 2 * mb - 1, PAGE, &err), -EINVAL);
-	CHECK(strstr(err.msg, "smaller than one block per CPU (2 CPUs x") != NULL);
+	CHECK(strstr(err.msg, "is smaller than one block per CPU (2 CPUs x 41 KiB") != NULL);
 	CHECK(strstr(err.msg, "give at least --flight") != NULL);
 	kmag__fl_rings_release(&fr);
 	memset(&err, 0, sizeof(err));
@@ -354,6 +356,57 @@ static void snapshot_of_real_pages(void)
 	kmag__tracedat_close(&td);
 }
 
+/* ---- --last-boot: the previous boot's addresses ---- */
+
+static void lastboot_text(void)
+{
+	CHECK_EQ(kmag__lastboot_text("ffffffff81000000\t[kernel]\n"), 0xffffffff81000000ull);
+	CHECK_EQ(kmag__lastboot_text("ffffffff9a200000\t[kernel]\nffffffffc0a00000\text4\n"),
+		 0xffffffff9a200000ull);
+	/* this boot's buffer (Linux 6.12-6.14 and 6.15+ spellings) */
+	CHECK_EQ(kmag__lastboot_text("# Current\n"), 0);
+	CHECK_EQ(kmag__lastboot_text("0\t[kernel]\n"), 0);
+	CHECK_EQ(kmag__lastboot_text("garbage\n"), 0);
+	CHECK_EQ(kmag__lastboot_text(""), 0);
+}
+
+static void lastboot_kallsyms_moved(void)
+{
+	/* this boot: text 16 MiB higher, module mymod elsewhere, gonemod not loaded then */
+	static const char cur[] =
+		"ffffffff82000000 T _text\n"
+		"ffffffff82001000 T foo\n"
+		"ffffffff82002000 t bar\n"
+		"ffffffffc0100000 t modf\t[mymod]\n"
+		"ffffffffc0100040 t modg\t[mymod]\n"
+		"ffffffffc0200000 t gone\t[gonemod]\n";
+	static const char info[] = "ffffffff81000000\t[kernel]\nffffffffc0a00000\tmymod\n";
+	static const char mods[] = "mymod 16384 0 - Live 0xffffffffc0100000\n"
+				   "gonemod 4096 0 - Live 0xffffffffc0200000\n";
+	struct kmag_symtab *st = kmag_symtab_new();
+	int64_t delta = 0;
+	size_t nmod = 0;
+	char *moved = kmag__lastboot_kallsyms(cur, info, mods, &delta, &nmod);
+
+	CHECK(moved && st);
+	CHECK_EQ(delta, -(int64_t)0x1000000);
+	CHECK_EQ(nmod, 1);
+	CHECK_STREQ(moved, "ffffffff81000000 T _text\n"
+			   "ffffffff81001000 T foo\n"
+			   "ffffffff81002000 t bar\n"
+			   "ffffffffc0a00000 t modf\t[mymod]\n"
+			   "ffffffffc0a00040 t modg\t[mymod]\n");
+	/* the previous boot's addresses name the functions */
+	CHECK(kmag_symtab_load_kallsyms(st, moved, strlen(moved)) >= 0);
+	CHECK_STREQ(kmag_symtab_name(st, kmag_symtab_resolve(st, 0xffffffff81001010ull, false)), "foo");
+	CHECK_STREQ(kmag_symtab_name(st, kmag_symtab_resolve(st, 0xffffffffc0a00044ull, false)), "modg");
+	free(moved);
+	/* nothing to move: no previous boot, or no _text in this boot's kallsyms */
+	CHECK(!kmag__lastboot_kallsyms(cur, "# Current\n", mods, &delta, &nmod));
+	CHECK(!kmag__lastboot_kallsyms("ffffffff82001000 T foo\n", info, mods, &delta, &nmod));
+	kmag_symtab_free(st);
+}
+
 const struct test_case flight_tests[] = {
 	{ "flight: a ring smaller than one block per CPU is refused", refuses_too_small },
 	{ "flight: rings keep the newest blocks within their size", keeps_newest_within_size },
@@ -361,5 +414,8 @@ const struct test_case flight_tests[] = {
 	{ "flight: the window covers the same time on every CPU", window_covers_same_time },
 	{ "flight: a snapshot of real pages is what trace-cmd lists of them",
 	  snapshot_of_real_pages },
+	{ "last-boot: last_boot_info's text address, or none", lastboot_text },
+	{ "last-boot: kallsyms moved to the previous boot's kernel and modules",
+	  lastboot_kallsyms_moved },
 	TEST_LIST_END
 };

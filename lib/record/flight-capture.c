@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flight-capture.c - a CPU's reader in a flight recording (see flight.h).
+ *
+ * As in a normal recording (record-capture.c), whole pages move from
+ * per_cpu/cpuN/trace_pipe_raw through a pipe with splice(2), the reader
+ * sleeping in poll(2) on its buffer and the stop eventfd. Here they are read
+ * out of the pipe into a block of up to ten pages, which is described (its
+ * records' times), compressed with zstd (level 1: the ring must keep up
+ * with the kernel), stored in the CPU's ring and handed to the trigger
+ * watcher. A block closes when it is full or the buffer ran dry; when no
+ * whole page came for a poll period, the partly filled page is read too,
+ * so the watcher sees a quiet CPU's events within a period and learns up to
+ * when it has seen everything (the buffer's "now ts").
+ */
+#define PR_DOMAIN "flight"
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "flight.h"
+#include "record-internal.h"
+
+#define POLL_MS 250		/* drain at least this often, partial pages included */
+#define IDLE_MS 50		/* back-off when woken without a whole page */
+#define ZSTD_LEVEL 1
+
+static uint64_t stat_u64(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t k = strlen(key);
+
+	while (p && (p = strstr(p, key))) {
+		if ((p == text || p[-1] == '\n') && p[k] == ':')
+			return strtoull(p + k + 1, NULL, 10);
+		p += k;
+	}
+	return 0;
+}
+
+/*
+ * The CPU's stats: its lost events, and "now ts" (the trace clock now, as
+ * "seconds.microseconds", or a raw count for counter clocks) in ns less a
+ * millisecond (an event being written now may carry a slightly earlier
+ * time). 0 when unknown.
+ */
+static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
+{
+	char rel[64], *s, *p;
+	uint64_t now = 0;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+	s = kmag__rec_read(r, rel);
+	if (!s)
+		return 0;
+	*lost = stat_u64(s, "overrun") + stat_u64(s, "commit overrun") +
+		stat_u64(s, "dropped events");
+	p = strstr(s, "now ts:");
+	if (p) {
+		unsigned long long sec = 0, usec = 0;
+		char dot = 0;
+
+		if (sscanf(p + 7, "%llu%c%6llu", &sec, &dot, &usec) >= 1)
+			now = dot == '.' ? sec * 1000000000ull + usec * 1000ull : sec;
+	}
+	free(s);
+	return now > 1000000 ? now - 1000000 : 0;
+}
+
+/* Closes the block being filled: describe, compress, store, hand over. */
+static int close_block(struct kmag_recorder *r, struct rec_cpu *c)
+{
+	struct fl_state *fl = r->fl;
+	struct fl_cpu *f = &fl->cpu[c->index];
+	uint32_t len = f->npages * r->page_size;
+	struct fl_block b = { 0 };
+	size_t z;
+	int ret;
+
+	if (!f->npages)
+		return 0;
+	f->npages = 0;
+	if (kmag__fl_describe(&fl->geom, f->blk, len, &b))
+		return -EIO;
+	z = ZSTD_compress2(f->zc, f->z, fl->rings.max_block, f->blk, len);
+	if (ZSTD_isError(z))
+		return -EIO;
+	b.csize = (uint32_t)z;
+	b.usize = len;
+	b.lost = f->lost;
+	ret = kmag__fl_append(&fl->rings, c->index, f->z, &b);
+	if (ret == -EAGAIN)
+		return 0;	/* stopped while the ring was full of a window: dropped */
+	if (ret)
+		return ret;
+	if (fl->ntrig)
+		kmag__fl_watch_push(fl, c->index, f->blk, len);
+	atomic_fetch_add_explicit(&c->bytes, len, memory_order_relaxed);
+	return 0;
+}
+
+/* Adds one page (@n bytes, the rest zeroed) to the block. */
+static int add_page(struct kmag_recorder *r, struct rec_cpu *c, uint32_t n)
+{
+	struct fl_cpu *f = &r->fl->cpu[c->index];
+
+	if (n < r->page_size)
+		memset(f->blk + (size_t)f->npages * r->page_size + n, 0, r->page_size - n);
+	if (++f->npages == FL_BLOCK_PAGES)
+		return close_block(r, c);
+	return 0;
+}
+
+/* Reads @n bytes (whole pages) out of the bounce pipe into blocks. */
+static int from_pipe(struct kmag_recorder *r, struct rec_cpu *c, size_t n)
+{
+	struct fl_cpu *f = &r->fl->cpu[c->index];
+	uint32_t ps = r->page_size;
+	int ret;
+
+	while (n) {
+		uint8_t *dst = f->blk + (size_t)f->npages * ps;
+		size_t got = 0;
+
+		while (got < ps) {
+			ssize_t m = read(c->pipe_rd, dst + got, ps - got);
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				return m < 0 ? -errno : -EIO;
+			got += (size_t)m;
+		}
+		n -= n < ps ? n : ps;
+		if ((ret = add_page(r, c, ps)))
+			return ret;
+	}
+	return 0;
+}
+
+/* Moves every whole page the buffer holds. Returns pages moved or -errno. */
+static int64_t move_whole(struct kmag_recorder *r, struct rec_cpu *c)
+{
+	int64_t pages = 0;
+
+	for (;;) {
+		ssize_t n = splice(c->trace_fd, NULL, c->pipe_wr, NULL, (size_t)c->pipe_size,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		if ((ret = from_pipe(r, c, (size_t)n)))
+			return ret;
+		pages += n / r->page_size;
+	}
+	return pages;
+}
+
+/* Reads what the buffer holds, the partly filled page included. 0 or -errno. */
+static int move_partial(struct kmag_recorder *r, struct rec_cpu *c)
+{
+	struct fl_cpu *f = &r->fl->cpu[c->index];
+	int ret;
+
+	for (;;) {
+		ssize_t n = read(c->trace_fd, f->blk + (size_t)f->npages * r->page_size,
+				 r->page_size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 && errno != EAGAIN ? -errno : 0;
+		if ((ret = add_page(r, c, (uint32_t)n)))
+			return ret;
+	}
+}
+
+/*
+ * One drain: whole pages, and when @quiet the rest too. Returns the whole
+ * pages moved, or -errno.
+ */
+static int64_t drain(struct kmag_recorder *r, struct rec_cpu *c, bool quiet)
+{
+	struct fl_state *fl = r->fl;
+	struct fl_cpu *f = &fl->cpu[c->index];
+	uint64_t now = 0, lost = f->lost;
+	int64_t moved;
+	int ret;
+
+	/* the lost count each block carries; and up to when the buffer was read */
+	now = read_stats(r, c->cpu, &lost);
+	f->lost = lost;
+	moved = move_whole(r, c);
+	if (moved < 0)
+		return moved;
+	if (quiet && (ret = move_partial(r, c)))
+		return ret;
+	if ((ret = close_block(r, c)))
+		return ret;
+	/* the buffer ran dry after @now: the watcher has all up to then */
+	if (quiet && fl->ntrig && now)
+		kmag__fl_watch_hw(fl, c->index, now);
+	return moved;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void *kmag__rec_flight_reader(void *arg)
+{
+	struct rec_cpu *c = arg;
+	struct kmag_recorder *r = c->r;
+	uint64_t last = mono_ms();
+	bool backoff = false;
+	int64_t ret = 0;
+
+	atomic_store(&c->tid, gettid());
+	while (!atomic_load(&r->stopping)) {
+		struct pollfd p[2] = { { r->stop_efd, POLLIN, 0 }, { c->trace_fd, POLLIN, 0 } };
+		int n = poll(p, backoff ? 1 : 2, backoff ? IDLE_MS : POLL_MS);
+		bool quiet;
+
+		if (atomic_load(&r->stopping))
+			break;
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		/* no whole page for a period: take the partly filled one too */
+		quiet = mono_ms() - last >= POLL_MS;
+		if ((ret = drain(r, c, quiet)) < 0)
+			break;
+		if (ret > 0 || quiet)
+			last = mono_ms();
+		/* kernels before 6.1 wake pollers on any data: do not spin on a partial page */
+		backoff = !ret && n > 0 && (p[1].revents & POLLIN);
+	}
+	if (ret >= 0)
+		ret = drain(r, c, true);
+	if (ret < 0)
+		atomic_store(&c->error, (int)-ret);
+	return NULL;
+}
