@@ -23,6 +23,8 @@
 . /kmag/lib-guest.sh
 export KMAG_STATE_DIR=/tmp/kmag-state
 B=$T/instances/boot_map
+# stamp PART: the uptime at the end of PART (t0430 prints them)
+stamp() { echo "boot $KMAG_VM_BOOT: $1 done at $(cut -d' ' -f1 /proc/uptime) s" >>stamps.txt; }
 
 if [ "$KMAG_VM_BOOT" = 2 ]; then
 	cat $B/last_boot_info >last-boot-info-2.txt
@@ -34,6 +36,7 @@ if [ "$KMAG_VM_BOOT" = 2 ]; then
 	kmag record --last-boot -B nosuch -o lastboot3.dat >lastboot3.log 2>&1
 	echo $? >lastboot3.rc
 	ls -A >ls-2.txt
+	stamp last-boot
 	exit 0
 fi
 
@@ -42,6 +45,7 @@ cat $B/last_boot_info >last-boot-info-1.txt
 v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
 [ -n "$v" ] && echo "$v" >$T/buffer_size_kb
 snap base
+stamp set-up
 
 # --- the flight --------------------------------------------------
 rm -f /tmp/first-pids /tmp/fail-pid
@@ -65,6 +69,7 @@ cp /tmp/fail-pid flight-fail-pid.txt
 while pgrep -f wl-flight.sh >/dev/null; do sleep 0.5; done
 ls -A >ls-flight.txt
 same_as_base flight
+stamp flight
 
 # --- slow= -----------------------------------------------------------------
 kmag record -p function_graph -g do_sys_openat2 --flight 1M \
@@ -73,6 +78,7 @@ kmag record -p function_graph -g do_sys_openat2 --flight 1M \
 echo $? >slow.rc
 while pgrep -f wl-flight.sh >/dev/null; do sleep 0.5; done
 same_as_base slow
+stamp slow
 
 # --- SIGINT while a window is open -----------------------------------------
 rm -f /tmp/first-pids /tmp/fail-pid
@@ -92,6 +98,7 @@ pkill -f wl-flight.sh
 while pgrep -f wl-flight.sh >/dev/null; do sleep 0.5; done
 ls -A >ls-int.txt
 same_as_base int
+stamp int
 
 # --- the boot-mapped instance, then a warm reset ----------------------------
 echo do_sys_openat2 >$B/set_ftrace_filter
@@ -105,5 +112,6 @@ rm -f /tmp/first-pids /tmp/fail-pid
 sh /kmag/wl-flight.sh 10 5
 echo 0 >$B/tracing_on
 cat $B/trace >lastboot-text.txt
+stamp boot_map
 cp /tmp/fail-pid lastboot-fail-pid.txt
 vm-reboot
