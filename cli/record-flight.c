@@ -237,6 +237,14 @@ int cli_record_flight(struct kmag_recorder *r, const struct cli_flight *fl)
 	cli_live_clear(&lv);
 	if (kmag_recorder_stop(r, &err))
 		return cli_lib_error(&err, "cannot stop recording");
+	kmag_recorder_progress(r, &p);
+	if (p.unwatched && !fl->quiet) {
+		char size[32];
+
+		cli_human_bytes(size, sizeof(size), (double)p.unwatched);
+		fprintf(stderr, "kmag: the trigger watcher fell behind: %s of trace went unwatched (the rings kept it, but a trigger in it was missed): trace fewer functions (-g, -l) or CPUs (--cpu)\n",
+			size);
+	}
 	if (ret)
 		return ret;
 	/* what is pending: a window cut short, or without any trigger the rings */

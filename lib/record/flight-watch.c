@@ -16,6 +16,7 @@
  */
 #define PR_DOMAIN "flight"
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
 
@@ -24,7 +25,12 @@
 #include "kmag/symtab.h"
 #include "record-internal.h"
 
-#define WATCH_MAX_QUEUED (64u << 20)	/* pages waiting for the watcher, at most */
+/*
+ * Pages waiting for the watcher, at most: past that it skips blocks (the
+ * rings still get them) and says so at the end. Test hook:
+ * KMAG_TEST_WATCH_QUEUE=BYTES sets a smaller bound (t0303).
+ */
+#define WATCH_MAX_QUEUED (64u << 20)
 #define CHAIN_WAIT_NS (10ull * 1000000000ull)	/* for the chain to return, after --after */
 #define BATCH 65536			/* events fed between two looks at the queues */
 
@@ -75,7 +81,7 @@ void kmag__fl_watch_push(struct fl_state *fl, int i, const uint8_t *pages, uint3
 	struct fl_qblock *q = NULL;
 
 	pthread_mutex_lock(&fl->lock);
-	if (fl->queued + len <= WATCH_MAX_QUEUED)
+	if (fl->queued + len <= fl->max_queued)
 		q = malloc(sizeof(*q) + len);
 	if (!q) {
 		/* it fell behind: what it misses shows as lost events to it */
@@ -321,7 +327,9 @@ int kmag__fl_watch_start(struct kmag_recorder *r, struct fl_state *fl, struct km
 {
 	sigset_t all, old;
 	int ret, e;
+	const char *hook = getenv("KMAG_TEST_WATCH_QUEUE");
 
+	fl->max_queued = hook ? strtoull(hook, NULL, 10) : WATCH_MAX_QUEUED;
 	if ((ret = setup_decoder(r, fl, err)))
 		return ret;
 	fl->w = kmag__watch_new(fl->trig, fl->ntrig, fl->st, format_of, &fl->dec, fl->types, err);

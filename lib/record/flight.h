@@ -194,6 +194,7 @@ struct fl_state {
 	bool stop;		/* the readers are done: take everything and end */
 	bool rearm;		/* the window was taken: open the next one */
 	size_t queued;		/* bytes waiting for the watcher */
+	size_t max_queued;	/* at most (WATCH_MAX_QUEUED) */
 	uint64_t unwatched;	/* bytes not watched (it fell behind) */
 	struct tep_handle *tep;
 	struct kmag_symtab *st;

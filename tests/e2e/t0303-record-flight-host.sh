@@ -51,15 +51,17 @@ TRIG='event=sched:sched_switch/prev_comm == "kmagflt"'
 snap base
 
 # --- no trigger: the newest data, within its size ------------------------------
-# 300,000 reads and writes of one byte: ~600,000 raw_syscalls records, far
-# more than 96K of rings keep
+# 100,000 reads and writes of one byte: ~200,000 raw_syscalls records, far
+# more than 96K of rings keep (about 22,000)
 mkdir -p "$T/a"
 "$KMAG" record --flight 96K -e raw_syscalls:sys_enter -o "$T/a/ring.dat" \
-	-- dd if=/dev/zero of=/dev/null bs=1 count=300000 >"$T/ring.out" 2>"$T/ring.log" &
+	-- dd if=/dev/zero of=/dev/null bs=1 count=100000 >"$T/ring.out" 2>"$T/ring.log" &
 k=$!
 max=0
 while kill -0 $k 2>/dev/null; do
-	s=$(stat -c %s "$T/a/ring.dat.kmag-$k-ring-cpu"* 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
+	# the larger of their sizes and the disk space allocated to them
+	s=$(stat -c '%s %b %B' "$T/a/ring.dat.kmag-$k-ring-cpu"* 2>/dev/null |
+		awk '{ t += $1; a += $2 * $3 } END { print (a > t ? a : t) + 0 }')
 	[ "$s" -gt "$max" ] && max=$s
 	sleep 0.1
 done
@@ -67,10 +69,10 @@ wait $k
 rc=$?
 t_eq "ring: --flight 96K -- dd ... exits 0" 0 $rc
 t_grep "ring: it says it keeps the newest 96 KiB" '^kmag: flight recorder: keeping the newest 96 KiB of compressed trace next to .*; it goes to .* when the recording stops$' "$T/ring.log"
-t_ok "ring: the rings' files never passed 96 KiB ($max bytes)" test "$max" -gt 0 -a "$max" -le 98304
+t_ok "ring: the rings' files never took more than 96 KiB of disk ($max bytes)" test "$max" -gt 0 -a "$max" -le 98304
 n=$(events_of "$T/a/ring.dat" "$T/ring.log")
 t_eq "ring: trace-cmd report reads the $n events kmag wrote" "$n" "$(records "$T/a/ring.dat")"
-t_ok "ring: fewer than dd's 600,000 system calls: the rings wrapped ($n)" test "${n:-0}" -gt 0 -a "${n:-0}" -lt 300000
+t_ok "ring: fewer than dd's 200,000 system calls: the rings wrapped ($n)" test "${n:-0}" -gt 0 -a "${n:-0}" -lt 100000
 # the first system calls, exec (NR 59, from where kmag releases the command),
 # are the oldest data: dropped; a short dd, all kept, has them
 t_eq "ring: none of dd's first system calls (execve, NR 59) is left" 0 \
@@ -214,6 +216,40 @@ t_ok "between: trace-cmd report reads it" trace-cmd report "$T/between/f.dat"
 same_as_base between
 before_sig=""
 
+# --- Ctrl-C during the set-up: at "readers" (the room for a snapshot reserved,
+# no ring yet) and at "tracing-on" (the rings allocated, the watcher running)
+for step in readers tracing-on; do
+	d=$T/setup-$step
+	mkdir -p "$d"
+	KMAG_TEST_SETUP_PAUSE="$step:$d.paused" "${FL[@]}" --after 200ms -o "$d/f.dat" \
+		>/dev/null 2>"$d.log" &
+	k=$!
+	for _ in $(seq 6000); do [ -e "$d.paused" ] && break; sleep 0.1; done
+	t_ok "setup-$step: kmag reaches step $step" test -e "$d.paused"
+	if [ $step = tracing-on ]; then
+		t_ok "setup-$step: ... its rings allocated" test -s "$d/f.dat.kmag-$k-ring-cpu0"
+	fi
+	kill -INT $k
+	wait $k
+	t_eq "setup-$step: Ctrl-C there exits 130" 130 $?
+	t_grep "setup-$step: ... saying so" '^kmag: interrupted during set-up; tracefs restored$' "$d.log"
+	t_eq "setup-$step: ... leaving nothing (rings, reserve, file)" "" "$(ls -A "$d")"
+	same_as_base "setup-$step"
+done
+
+# --- the trigger watcher falling behind (a queue of 0 bytes: it watches nothing)
+mkdir -p "$T/behind"
+KMAG_TEST_WATCH_QUEUE=0 "${FL[@]}" --after 200ms -t 3 -o "$T/behind/f.dat" >/dev/null 2>"$T/behind.log" &
+k=$!
+wait_for '^kmag: flight recorder' "$T/behind.log"
+"$T/kmagflt" 0.1
+wait $k
+t_eq "behind: a watcher that fell behind still exits 0" 0 $?
+t_grep "behind: it says how much it did not watch" '^kmag: the trigger watcher fell behind: [0-9.]+ [KM]?B of trace went unwatched \(the rings kept it, but a trigger in it was missed\)' "$T/behind.log"
+t_nogrep "behind: ... and the trigger it missed did not fire" '^kmag: trigger ' "$T/behind.log"
+t_grep "behind: ... the rings kept that switch (trace-cmd)" 'sched_switch: +kmagflt:' <(trace-cmd report "$T/behind/f.dat" 2>/dev/null)
+same_as_base behind
+
 # --- a full disk during a flight -------------------------------------------------
 if mkdir -p "$T/small" && mount -t tmpfs -o size=24m tmpfs "$T/small" 2>/dev/null; then
 	"$KMAG" record --flight 1M --trigger "$TRIG" --after 300ms -t 60 -o "$T/small/full.dat" \
@@ -229,6 +265,10 @@ if mkdir -p "$T/small" && mount -t tmpfs -o size=24m tmpfs "$T/small" 2>/dev/nul
 	t_ok "full: trace-cmd report reads it" trace-cmd report "$T/small/full.dat"
 	t_eq "full: the filler and the file are all that is left" "filler full.dat" \
 		"$(ls "$T/small" | tr '\n' ' ' | sed 's/ $//')"
+	"$KMAG" record --flight 1M --trigger "$TRIG" -t 60 -o "$T/small/none.dat" >/dev/null 2>"$T/none.log"
+	t_eq "full: a flight on a disk already full is refused (exit 1)" 1 $?
+	t_grep "full: ... saying how much room it needs" '^kmag: no space left on device in .*/small \([0-9]+ KiB free; recording needs at least [0-9]+ MiB there: the rings, and room for a snapshot as big\)' "$T/none.log"
+	t_eq "full: ... leaving nothing" "filler full.dat" "$(ls "$T/small" | tr '\n' ' ' | sed 's/ $//')"
 	umount "$T/small"
 	same_as_base full
 else
