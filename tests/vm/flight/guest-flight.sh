@@ -11,9 +11,9 @@
 #             workload that opens existing files 25 s (125 paced rounds), a
 #             missing one once, then goes on; the rings' size on disk is
 #             sampled meanwhile
-#     slow    slow=do_filp_open>1ms over a shorter run
-#     int     SIGINT while a window is open (--after 60s): the window is
-#             written, cut short, tracefs restored at the top level
+#     slow    slow=do_filp_open>1ms with --after 60s, and SIGINT while that
+#             window is open: the window is written, cut short, tracefs
+#             restored at the top level
 #     then function_graph (do_sys_openat2 and what it calls, filtered) into
 #     the boot-mapped instance while the workload runs, the kernel's own text
 #     of that buffer saved (lastboot-text.txt), and a warm reset.
@@ -62,6 +62,7 @@ while kill -0 $k 2>/dev/null; do
 done
 wait $k
 echo $? >flight.rc
+stamp flight-kmag
 echo $max >flight-ring-max.txt
 cp /tmp/first-pids flight-first-pids.txt
 cp /tmp/fail-pid flight-fail-pid.txt
@@ -71,34 +72,26 @@ ls -A >ls-flight.txt
 same_as_base flight
 stamp flight
 
-# --- slow= -----------------------------------------------------------------
+# --- slow=, and Ctrl-C while its window is open ------------------------------
 kmag record -p function_graph -g do_sys_openat2 --flight 1M \
-	--trigger 'slow=do_filp_open>1ms' --after 500ms -o slow.dat \
-	-- sh /kmag/wl-flight.sh 25 10 >slow.log 2>&1
-echo $? >slow.rc
-while pgrep -f wl-flight.sh >/dev/null; do sleep 0.5; done
-same_as_base slow
-stamp slow
-
-# --- SIGINT while a window is open -----------------------------------------
-rm -f /tmp/first-pids /tmp/fail-pid
-kmag record -p function_graph -g do_sys_openat2 --flight 1M \
-	--trigger error=ENOENT@do_sys_openat2 --after 60s -o int.dat \
-	-- sh /kmag/wl-flight.sh 10 1000 >int.log 2>&1 &
+	--trigger 'slow=do_filp_open>1ms' --after 60s -o slow.dat \
+	-- sh /kmag/wl-flight.sh 10 1000 >slow.log 2>&1 &
 k=$!
 i=0
-while ! grep -q '^kmag: trigger .* fired' int.log && [ $i -lt 1200 ]; do
+while ! grep -q '^kmag: trigger .* fired' slow.log && [ $i -lt 1200 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
+stamp slow-fired
 kill -INT $k
 wait $k
-echo $? >int.rc
+echo $? >slow.rc
+stamp slow-stopped
 pkill -f wl-flight.sh
 while pgrep -f wl-flight.sh >/dev/null; do sleep 0.5; done
-ls -A >ls-int.txt
-same_as_base int
-stamp int
+ls -A >ls-slow.txt
+same_as_base slow
+stamp slow
 
 # --- the boot-mapped instance, then a warm reset ----------------------------
 echo do_sys_openat2 >$B/set_ftrace_filter
