@@ -1,54 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# flight-guest.sh - the guest half of bench/flight-vm.sh: the same load
+# flight-guest.sh - the guest half of bench/flight-vm.sh: the same paced load
 # recorded by plain `kmag record`, by `kmag record --flight` and by a flight
 # with triggers the watcher must evaluate on every call (none fires), one
-# after the other, each for DUR seconds with a small kernel buffer (BUF KiB
-# per CPU) so that a recorder that falls behind loses events. Loads (LOADS):
-#   r1   one dd (1-byte reads from /dev/zero) on CPU 0, -g ksys_read
-#   r2   one such dd on each CPU, -g ksys_read
-#   rw2  one dd per CPU reading and writing 1-byte blocks, -g ksys_read -g ksys_write
-# Writes MODE-LOAD.log (kmag's stderr: events, lost) and MODE-LOAD.stats
-# (the kernel's per-CPU stats at the end) into $OUT.
+# after the other, each for DUR seconds of load with a small kernel buffer
+# (BUF KiB per CPU) so that a recorder that falls behind loses events.
+# LOADS is a list of RATE:NCPU: flight-load (bench/flight-load.c) doing RATE
+# one-byte reads of /dev/zero per second (0: flat out) on each of NCPU CPUs,
+# traced with function_graph under ksys_read (-g ksys_read: each read is the
+# same handful of calls), as kmag's command (only it and its children).
+# Writes MODE-LOAD.log (kmag's stderr and the load's output) and MODE-LOAD.cpu
+# (the shell's `times` after that recording: children's CPU time so far,
+# the load's included) into $OUT.
 BUF=${BUF:-1024}
-DUR=${DUR:-10}
-LOADS=${LOADS:-r1 r2 rw2}
+DUR=${DUR:-5}
+LOADS=${LOADS:-2000:1 8000:1 0:1 0:2}
 cd "$OUT" || exit 1
 export KMAG_STATE_DIR=/tmp/kmag-state
+T=/sys/kernel/tracing
+# the top-level buffer is allocated on first use, for good (guest-record.sh)
+v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
+[ -n "$v" ] && echo "$v" >$T/buffer_size_kb
 
-load_start() {
-	case $1 in
-	r1) taskset 1 dd if=/dev/zero of=/dev/null bs=1 count=2000000000 2>/dev/null &
-	    L="$!" ;;
-	r2|rw2)
-	    o=/dev/null
-	    taskset 1 dd if=/dev/zero of=$o bs=1 count=2000000000 2>/dev/null &
-	    L="$!"
-	    taskset 2 dd if=/dev/zero of=$o bs=1 count=2000000000 2>/dev/null &
-	    L="$L $!" ;;
-	esac
-}
-graph_of() {
-	case $1 in
-	rw2) echo "-g ksys_read -g ksys_write" ;;
-	*) echo "-g ksys_read" ;;
-	esac
-}
 for load in $LOADS; do
+	rate=${load%:*} ncpu=${load#*:}
+	name=$(echo "$load" | tr : x)
 	for mode in plain flight watch; do
-		load_start $load
 		case $mode in
 		plain) extra="-o /tmp/p.dat" ;;
-		flight) extra="--flight 256M -o /tmp/f.dat" ;;
-		watch) extra="--flight 256M --trigger error=EBADF@ksys_read --trigger slow=ksys_read>10s -o /tmp/w.dat" ;;
+		flight) extra="--flight 64M -o /tmp/f.dat" ;;
+		watch) extra="--flight 64M --trigger error=EBADF@ksys_read --trigger slow=ksys_read>10s -o /tmp/w.dat" ;;
 		esac
-		# shellcheck disable=SC2046,SC2086
-		kmag record -p function_graph $(graph_of $load) -P $(echo $L | cut -d' ' -f1) \
-			$([ "$load" != r1 ] && echo "-P $(echo $L | cut -d' ' -f2)") \
-			-b "$BUF" -t "$DUR" $extra >"$mode-$load.log" 2>&1
 		# shellcheck disable=SC2086
-		kill $L
-		wait 2>/dev/null
+		kmag record -p function_graph -g ksys_read -b "$BUF" $extra \
+			-- flight-load "$rate" "$DUR" "$ncpu" >"$mode-$name.log" 2>&1
+		times >"$mode-$name.cpu"
 		rm -f /tmp/p.dat /tmp/f.dat /tmp/w.dat
 	done
 done

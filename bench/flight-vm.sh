@@ -4,58 +4,85 @@
 # load recorded by plain `kmag record`, by `kmag record --flight` (pages
 # copied out, described, zstd-compressed into the rings) and by a flight
 # whose trigger watcher decodes and replays every event (two triggers that
-# never fire), in one Linux 6.19 VM (tests/vm/vm-run.sh, TCG), with a 1 MiB
-# kernel buffer per CPU so that a recorder falling behind loses events.
-# Prints events/s and events lost per recording (bench/flight-guest.sh
-# describes the loads).
+# never fire), in one Linux 6.19 VM (tests/vm/vm-run.sh, TCG), with a small
+# kernel buffer per CPU so that a recorder falling behind loses events. The
+# load (bench/flight-load.c) makes a set number of one-byte reads per second,
+# from a few thousand to flat out on one CPU and on both. Prints, per load
+# and recorder, the events recorded per second of the recording, the events
+# the kernel lost (its per-CPU counters, as kmag reports them), what the
+# watcher left unwatched, and the recorder's CPU time (bench/flight-guest.sh).
 #
-#   bench/flight-vm.sh [--dur SEC] [--buf KB] [--loads "r1 r2 rw2"]
+#   bench/flight-vm.sh [--dur SEC] [--buf KB] [--loads "2000:1 8000:1 0:1 0:2"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dur=10 buf=1024 loads="r1 r2 rw2"
+dur=5 buf=1024 loads="2000:1 8000:1 0:1 0:2"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dur) dur=$2; shift 2 ;;
 	--buf) buf=$2; shift 2 ;;
 	--loads) loads=$2; shift 2 ;;
-	*) echo "usage: $0 [--dur SEC] [--buf KB] [--loads LIST]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--dur SEC] [--buf KB] [--loads \"RATE:NCPU ...\"]" >&2; exit 2 ;;
 	esac
 done
 . bench/lib.sh
 bench_build
+SRCDIR=$PWD
 . tests/vm/lib-host.sh 2>/dev/null || true
-kernel=${KMAG_KERNEL_619:-}
-if [ -z "$kernel" ]; then
-	SRCDIR=$PWD
-	kernel=$(vm_kernel_619) || { echo "no Linux 6.19 kernel (tests/vm/README.md)" >&2; exit 1; }
-fi
+kernel=$(vm_kernel_619) || { echo "no Linux 6.19 kernel (tests/vm/README.md)" >&2; exit 1; }
 rm -rf "$WORK/flight"
 mkdir -p "$WORK/flight"
 printf '#!/bin/sh\nBUF=%s DUR=%s LOADS="%s" exec sh /kmag/flight-guest.sh\n' "$buf" "$dur" "$loads" \
 	>"$WORK/flight/guest.sh"
 tests/vm/vm-run.sh --kernel "$kernel" --cpus 2 --mem 1024 --timeout 3600 \
-	--bin "$KMAG" --file bench/flight-guest.sh:/kmag/flight-guest.sh \
+	--bin "$KMAG" --bin "$(realpath "$BUILD/bench/flight-load")" \
+	--file bench/flight-guest.sh:/kmag/flight-guest.sh \
 	--script "$WORK/flight/guest.sh" --out "$WORK/flight/out" >&2
 O=$WORK/flight/out
-events() { sed -n 's/^kmag: wrote [^:]*: \([0-9,]*\) events,.*/\1/p; s/^kmag: wrote [^:]*: .*), \([0-9,]*\) events,.*/\1/p' "$1" | tr -d , | head -n 1; }
+
+# events LOG: the events kmag wrote; span LOG: the seconds they cover
+events() {
+	sed -n 's/^kmag: wrote [^:]*: \([0-9,]*\) events,.*/\1/p; s/^kmag: wrote [^:]*: .*), \([0-9,]*\) events,.*/\1/p' "$1" |
+		tr -d , | head -n 1
+}
+span() {
+	sed -n 's/^kmag: wrote [^:]*: [0-9,]* events, .*, \([0-9.]*\) s$/\1/p; s/^kmag: wrote [^:]*: .* s (\([0-9.]*\) s).*/\1/p' "$1" |
+		head -n 1
+}
 lost() {
 	local l
-	l=$(sed -n 's/^kmag: \([0-9,]*\) events were lost.*/\1/p; s/.*, \([0-9,]*\) events lost$/\1/p' "$1" | tr -d , | head -n 1)
+	l=$(sed -n 's/^kmag: \([0-9,]*\) events were lost.*/\1/p; s/^kmag: wrote .*, \([0-9,]*\) events lost$/\1/p' "$1" |
+		tr -d , | head -n 1)
 	echo "${l:-0}"
 }
-echo "Linux 6.19 (TCG, 2 vCPUs), -b $buf KiB per CPU, $dur s per recording"
-printf '| %-4s | %-22s | %10s | %9s | %8s |\n' load recorder events events/s lost
-printf '|%s|\n' "------|------------------------|------------|-----------|----------"
+unwatched() { sed -n 's/^kmag: the trigger watcher fell behind: \([0-9.]* [KMG]*B\) .*/\1/p' "$1"; }
+reads() { awk '/^flight-load:/ { n += $4 } END { print n + 0 }' "$1"; }
+load_cpu() { awk '/^flight-load:/ { s += $(NF - 2) } END { print s + 0 }' "$1"; }
+# children's user + system seconds in a `times` output
+times_s() {
+	sed -n 2p "$1" | tr 'ms' '  ' | awk '{ print $1 * 60 + $2 + $3 * 60 + $4 }'
+}
+
+echo "Linux 6.19 (TCG, 2 vCPUs), function_graph -g ksys_read, -b $buf KiB per CPU, $dur s of load per recording"
+printf '| %-8s | %-22s | %10s | %9s | %9s | %8s | %9s | %10s |\n' load recorder reads events events/s lost unwatched "kmag CPU"
+printf '|%s|\n' "----------|------------------------|------------|-----------|-----------|----------|-----------|------------"
+prev=0
 for load in $loads; do
+	name=$(echo "$load" | tr : x)
+	rate=${load%:*} ncpu=${load#*:}
+	label="${rate/#0/max}/s x$ncpu"
 	for mode in plain flight watch; do
-		f=$O/$mode-$load.log
+		f=$O/$mode-$name.log
 		case $mode in
-		plain) name="kmag record" ;;
-		flight) name="--flight 256M" ;;
-		watch) name="--flight + 2 triggers" ;;
+		plain) rec="kmag record" ;;
+		flight) rec="--flight 64M" ;;
+		watch) rec="--flight 64M, 2 triggers" ;;
 		esac
-		e=$(events "$f")
-		printf '| %-4s | %-22s | %10s | %9.0f | %8s |\n' "$load" "$name" "${e:-?}" \
-			"$(awk -v e="${e:-0}" -v d="$dur" 'BEGIN { print e / d }')" "$(lost "$f")"
+		e=$(events "$f") s=$(span "$f")
+		total=$(times_s "$O/$mode-$name.cpu")
+		cpu=$(awk -v t="$total" -v p="$prev" -v l="$(load_cpu "$f")" 'BEGIN { printf "%.2f s", t - p - l }')
+		prev=$total
+		printf '| %-8s | %-22s | %10s | %9s | %9.0f | %8s | %9s | %10s |\n' "$label" "$rec" "$(reads "$f")" \
+			"${e:-?}" "$(awk -v e="${e:-0}" -v d="${s:-0}" 'BEGIN { print d > 0 ? e / d : 0 }')" \
+			"$(lost "$f")" "$(u=$(unwatched "$f"); echo "${u:-0}")" "$cpu"
 	done
 done
