@@ -17,7 +17,9 @@
 #define PR_DOMAIN "flight"
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 
 #include "flight.h"
@@ -26,8 +28,8 @@
 #include "record-internal.h"
 
 /*
- * Pages waiting for the watcher, at most: past that it skips blocks (the
- * rings still get them) and says so at the end. Test hook:
+ * Pages waiting for the watcher or being watched, at most: past that it
+ * skips blocks (the rings still get them) and says so at the end. Test hook:
  * KMAG_TEST_WATCH_QUEUE=BYTES sets a smaller bound (t0303).
  */
 #define WATCH_MAX_QUEUED (64u << 20)
@@ -150,6 +152,10 @@ static int next_event(struct fl_state *fl, struct kmag_recorder *r, int i)
 			f->list = q->next;
 			if (!f->list)
 				f->list_tail = NULL;
+			/* its bytes count against the bound until watched */
+			pthread_mutex_lock(&fl->lock);
+			fl->queued -= q->len;
+			pthread_mutex_unlock(&fl->lock);
 			free(q);
 			f->page_off = 0;
 			continue;
@@ -270,6 +276,14 @@ static void *watch_main(void *arg)
 	bool final = false;
 	int i;
 
+	/*
+	 * The readers come first: on a busy machine the watcher, which decodes
+	 * every event, would take their CPU and cost events in the kernel's
+	 * buffers. At the lowest priority (Linux: per thread) it falls behind
+	 * instead, which its queue absorbs and the end of the recording reports.
+	 */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), 19))
+		pr_debug("watcher: setpriority: %s", strerror(errno));
 	pthread_mutex_lock(&fl->lock);
 	for (;;) {
 		uint64_t wm = UINT64_MAX;
@@ -292,7 +306,6 @@ static void *watch_main(void *arg)
 			}
 			f->hw_seen = f->hw;
 		}
-		fl->queued = 0;
 		final = fl->stop;
 		pthread_mutex_unlock(&fl->lock);
 		fed = feed(fl, r, final, &wm);

@@ -193,7 +193,7 @@ struct fl_state {
 	pthread_cond_t cond;
 	bool stop;		/* the readers are done: take everything and end */
 	bool rearm;		/* the window was taken: open the next one */
-	size_t queued;		/* bytes waiting for the watcher */
+	size_t queued;		/* bytes handed to the watcher, not yet watched */
 	size_t max_queued;	/* at most (WATCH_MAX_QUEUED) */
 	uint64_t unwatched;	/* bytes not watched (it fell behind) */
 	struct tep_handle *tep;
