@@ -120,6 +120,22 @@ else
 	fail "no-mount: cannot unmount tracefs for the test"
 fi
 
+# --trigger error= needs return values (Linux 6.5+): on a kernel whose
+# funcgraph_exit has none (6.1) it is refused before anything is touched
+if ! grep -q ' retval;' $T/events/ftrace/funcgraph_exit/format; then
+	kmag record -p function_graph -g do_sys_openat2 --flight 1M \
+		--trigger error=ENOENT@do_sys_openat2 -o noretval.dat -- true >noretval.log 2>&1
+	rc=$?
+	if [ $rc = 1 ] && [ ! -e noretval.dat ] &&
+		grep -q 'kmag: .*--trigger "error=ENOENT@do_sys_openat2" needs return values, which this kernel does not record (Linux 6.5+' noretval.log; then
+		pass "noretval: a flight's error trigger is refused on a kernel without return values (exit 1, saying so)"
+	else
+		fail "noretval: a flight's error trigger is refused on a kernel without return values" \
+			"exit $rc: $(head -c 300 noretval.log)"
+	fi
+	same_as_base noretval
+fi
+
 [ "$mode" = short ] && exit 0
 
 # one running task and the children it forks (-P -c)
