@@ -14,7 +14,7 @@
 # the load's included) into $OUT.
 BUF=${BUF:-1024}
 DUR=${DUR:-5}
-LOADS=${LOADS:-2000:1 8000:1 0:1 0:2}
+LOADS=${LOADS:-1000:1 2000:1 4000:1 8000:1 0:1 0:2}
 cd "$OUT" || exit 1
 export KMAG_STATE_DIR=/tmp/kmag-state
 T=/sys/kernel/tracing

@@ -12,10 +12,10 @@
 # the kernel lost (its per-CPU counters, as kmag reports them), what the
 # watcher left unwatched, and the recorder's CPU time (bench/flight-guest.sh).
 #
-#   bench/flight-vm.sh [--dur SEC] [--buf KB] [--loads "2000:1 8000:1 0:1 0:2"]
+#   bench/flight-vm.sh [--dur SEC] [--buf KB] [--loads "1000:1 2000:1 4000:1 8000:1 0:1 0:2"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dur=5 buf=1024 loads="2000:1 8000:1 0:1 0:2"
+dur=5 buf=1024 loads="1000:1 2000:1 4000:1 8000:1 0:1 0:2"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dur) dur=$2; shift 2 ;;
@@ -26,8 +26,8 @@ while [ $# -gt 0 ]; do
 done
 . bench/lib.sh
 bench_build
-SRCDIR=$PWD
-. tests/vm/lib-host.sh 2>/dev/null || true
+SRCDIR=$PWD T=$WORK
+. tests/vm/lib-host.sh
 kernel=$(vm_kernel_619) || { echo "no Linux 6.19 kernel (tests/vm/README.md)" >&2; exit 1; }
 rm -rf "$WORK/flight"
 mkdir -p "$WORK/flight"
@@ -82,7 +82,7 @@ for load in $loads; do
 		cpu=$(awk -v t="$total" -v p="$prev" -v l="$(load_cpu "$f")" 'BEGIN { printf "%.2f s", t - p - l }')
 		prev=$total
 		printf '| %-8s | %-22s | %10s | %9s | %9.0f | %8s | %9s | %10s |\n' "$label" "$rec" "$(reads "$f")" \
-			"${e:-?}" "$(awk -v e="${e:-0}" -v d="${s:-0}" 'BEGIN { print d > 0 ? e / d : 0 }')" \
+			"${e:-?}" "$(awk -v e="${e:-0}" -v d="${s:-0}" 'BEGIN { print (d > 0 ? e / d : 0) }')" \
 			"$(lost "$f")" "$(u=$(unwatched "$f"); echo "${u:-0}")" "$cpu"
 	done
 done
