@@ -58,6 +58,7 @@ int cli_opt_comms(const struct cli_option *o, void *value, const char *arg, cons
 int cli_opt_cpus(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 int cli_opt_time(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 int cli_opt_reader(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_threads(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --min-duration DUR into a uint64_t of nanoseconds (above 0) */
 int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --btf FILE, where this build reads BTF */
@@ -91,7 +92,10 @@ int cli_opt_color(const struct cli_option *o, void *value, const char *arg, cons
 		   enum kmag_reader *, "trace.dat decoder (default: kmag's fast built-in one)"),  \
 	CLI_FLAG(0, "strict", so.strict,                                                        \
 		 "stop at damaged data with an error, instead of\n"                            \
-		 "skipping it with a warning and reading on")
+		 "skipping it with a warning and reading on"),                                 \
+	CLI_OPTION(0, "threads", "N", cli_opt_threads, so.threads, unsigned *,                   \
+		   "threads that read a trace.dat (default: $KMAG_THREADS,\n"                  \
+		   "else one per online CPU); the output is the same")
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
 #define CLI_MIN_DURATION_OPTION(so)                                                            \

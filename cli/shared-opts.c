@@ -70,6 +70,20 @@ int cli_opt_reader(const struct cli_option *o, void *value, const char *arg, con
 	return 0;
 }
 
+int cli_opt_threads(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	unsigned long n;
+
+	(void)o;
+	if (!cli_parse_ulong(cmd, "--threads", arg, &n))
+		return EXIT_USAGE;
+	if (!n || n > KMAG_MAX_THREADS)
+		return cli_usage_error(cmd, "--threads expects a number of threads from 1 to %d, got \"%s\"",
+				       KMAG_MAX_THREADS, arg);
+	*(unsigned *)value = (unsigned)n;
+	return 0;
+}
+
 int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
 	uint64_t *ns = value;

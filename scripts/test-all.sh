@@ -6,9 +6,11 @@
 #   2. unit and e2e tests on a minimal build (no Graphviz, cairo, libtracecmd,
 #      libdw): what needs one of them must skip or fail with a clear message
 #   3. unit and e2e tests again under AddressSanitizer + UndefinedBehaviorSanitizer
-#   4. unit and e2e tests again under valgrind memcheck (errors and leaks fail;
+#   4. the parallel trace.dat reader's unit tests under ThreadSanitizer (a
+#      minimal build of the unit tests only: about 30 s)
+#   5. unit and e2e tests again under valgrind memcheck (errors and leaks fail;
 #      each e2e test memchecks its first 6 kmag runs, KMAG_VALGRIND_RUNS=0: all)
-#   5. a short run of every fuzz target, two at a time (long runs: tests/fuzz/README.md)
+#   6. a short run of every fuzz target, two at a time (long runs: tests/fuzz/README.md)
 # Ends with the line "N passed, N failed". Exit status 0 only if nothing failed.
 #
 # Options: --quick   only stage 1 without the VM tests (for a fast local loop)
@@ -77,6 +79,19 @@ if [ "$QUICK" = 0 ]; then
 			run_suite build-asan asan --suite unit --suite e2e
 	else
 		fail_setup "build (asan) failed"
+	fi
+
+	log "build (ThreadSanitizer: the unit tests only)"
+	if [ ! -f build-tsan/build.ninja ]; then
+		meson setup build-tsan -Db_sanitize=thread -Dbuildtype=debug -Dgraphviz=disabled \
+			-Dcairo=disabled -Dlibtracecmd=disabled -Dlibdw=disabled -Dtui=disabled \
+			>/dev/null || fail_setup "meson setup (tsan) failed"
+	fi
+	if ninja -C build-tsan tests/unit/kmag-unit; then
+		# a data race makes the test's process exit 66
+		KMAG_TSAN=1 run_suite build-tsan tsan --no-rebuild --test-args tracedat_par unit
+	else
+		fail_setup "build (tsan) failed"
 	fi
 
 	KMAG_VALGRIND=1 run_suite build-ci valgrind --suite valgrind-unit --suite e2e \

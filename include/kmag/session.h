@@ -23,7 +23,8 @@
  *	kmag_session_free(s);
  *
  * Threads, buffers and their lifetimes belong to the session: opts.threads
- * is where the number of reader threads goes (today one reads).
+ * says how many read (kmag_session_threads()). Every view's result is the
+ * same, byte for byte, with any number of them.
  */
 #ifndef KMAG_SESSION_H
 #define KMAG_SESSION_H
@@ -102,7 +103,12 @@ struct kmag_session_opts {
 	bool symbols;
 	const char *symbol_map;
 	const char *filter_filepath;
-	unsigned threads;		/* reader threads; 0 and 1: one (the only choice today) */
+	/*
+	 * Threads that read: 1, the calling thread alone; 0, the default:
+	 * $KMAG_THREADS when set, else the online CPUs. A v7 trace.dat's zstd
+	 * chunks are decompressed on them; all else is read by one.
+	 */
+	unsigned threads;
 	/*
 	 * The command shows more than function calls (report's summary of the
 	 * trace, the Chrome and Perfetto exports' other events, merge's sums):
@@ -171,6 +177,12 @@ void kmag_session_set_progress(struct kmag_session *s, kmag_trace_progress_fn fn
 int kmag_session_read(struct kmag_session *s, struct kmag_err *err);
 
 /* ---- what was read; all borrowed, valid until kmag_session_free() ---- */
+
+/*
+ * The threads opts.threads comes to (0 resolved), or 0 with @err set when
+ * $KMAG_THREADS is not a number from 1 to KMAG_MAX_THREADS.
+ */
+unsigned kmag_session_threads(const struct kmag_session_opts *o, struct kmag_err *err);
 
 /* The input as messages name it ("trace.dat", "standard input"). */
 const char *kmag_session_name(const struct kmag_session *s);

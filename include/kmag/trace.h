@@ -103,7 +103,15 @@ struct kmag_trace_opts {
 	 * which is faster and is enough for order-independent aggregates.
 	 */
 	bool unordered;
+	/*
+	 * Threads that read a trace.dat (v7: the others read and decompress
+	 * its zstd chunks ahead); 0 and 1: the calling thread alone. Events
+	 * reach the callback on the calling thread, in the same order and with
+	 * the same contents either way.
+	 */
+	unsigned threads;	/* at most KMAG_MAX_THREADS are used */
 };
+#define KMAG_MAX_THREADS 256
 
 struct kmag_trace;
 

@@ -50,7 +50,8 @@ static bool need_order(const struct kmag_session_opts *o)
 
 static int open_trace(struct kmag_session *s, struct kmag_err *err)
 {
-	struct kmag_trace_opts topts = { .reader = s->o.reader, .unordered = !need_order(&s->o) };
+	struct kmag_trace_opts topts = { .reader = s->o.reader, .unordered = !need_order(&s->o),
+					 .threads = s->o.threads };
 	struct kmag_err e = { 0 };
 
 	s->trace = kmag_trace_open(s->path, &topts, &e);

@@ -38,6 +38,31 @@ static int build_filter(struct kmag_filter *f, const struct kmag_session_opts *o
 	return 0;
 }
 
+unsigned kmag_session_threads(const struct kmag_session_opts *o, struct kmag_err *err)
+{
+	const char *env = getenv("KMAG_THREADS");
+	unsigned long n;
+	char *end;
+	long cpus;
+
+	if (o->threads)
+		return o->threads > KMAG_MAX_THREADS ? KMAG_MAX_THREADS : o->threads;
+	if (env) {
+		errno = 0;
+		n = strtoul(env, &end, 10);
+		if (errno || end == env || *end || !n || n > KMAG_MAX_THREADS ||
+		    !strchr("0123456789", *env)) {
+			kmag_err_set(err, EINVAL,
+				     "KMAG_THREADS=\"%.40s\" is not a number of threads from 1 to %d (unset it for one per online CPU)",
+				     env, KMAG_MAX_THREADS);
+			return 0;
+		}
+		return (unsigned)n;
+	}
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > KMAG_MAX_THREADS ? KMAG_MAX_THREADS : (unsigned)cpus;
+}
+
 struct kmag_session *kmag_session_new(const struct kmag_session_opts *o, struct kmag_err *err)
 {
 	struct kmag_session *s = calloc(1, sizeof(*s));
@@ -52,7 +77,7 @@ struct kmag_session *kmag_session_new(const struct kmag_session_opts *o, struct 
 	s->path = o->path ? o->path : default_input();
 	s->name = o->name ? o->name : s->path;
 	s->what = o->what ? o->what : "kmag";
-	if (build_filter(s->filter, o, err))
+	if (!(s->o.threads = kmag_session_threads(o, err)) || build_filter(s->filter, o, err))
 		goto fail;
 	if (o->filter_filepath) {
 		if (!(pf = kmag_pathfilter_new(o->filter_filepath, err))) {

@@ -146,8 +146,13 @@ static int tracedat_read(struct kmag_trace *t, struct kmag_err *err)
 
 	in->err = err;
 	in->t = t;
+	if (t->opts.threads > 1 && in->td.top.compressed && in->nr_streams &&
+	    (ret = kmag__prefetch_start(in, t->opts.threads, err)))
+		goto out;
 	ret = t->opts.unordered ? read_unordered(t, in) : read_ordered(t, in);
+	kmag__prefetch_stop(in);
 	kmag__streams_settle(in);
+out:
 	in->err = NULL;
 	in->t = NULL;
 	return ret;
@@ -184,7 +189,7 @@ static uint64_t tracedat_bytes_read(const struct kmag_trace *t)
 {
 	const struct tracedat_input *in = t->priv;
 
-	return in ? in->td.bytes_read : 0;
+	return in ? __atomic_load_n(&in->td.bytes_read, __ATOMIC_RELAXED) : 0;
 }
 
 const struct kmag_input_ops kmag__input_tracedat = {

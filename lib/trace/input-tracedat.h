@@ -49,6 +49,8 @@ struct cpu_stream {
 	bool have;
 };
 
+struct kmag__prefetch;
+
 struct tracedat_input {
 	struct tracedat td;
 	struct tep_handle *tep;
@@ -59,7 +61,29 @@ struct tracedat_input {
 	int nr_streams;
 	struct kmag_trace *t;	/* during read */
 	struct kmag_err *err;
+	struct kmag__prefetch *pf;	/* during read on several threads, else NULL */
 };
+
+/*
+ * tracedat-prefetch.c: reading a compressed trace.dat on @threads threads.
+ * The others read and decompress each CPU's zstd chunks a few ahead of
+ * this one, which does all else as it would alone: it finds the chunks
+ * (their headers), and takes each one's bytes from the workers
+ * (kmag__prefetch_take()) or, when none has them, reads them itself. So
+ * the events, their order and every damage message are the one thread's.
+ * Start: 0 or -errno with @err set; stop: joins and frees (NULL is fine).
+ */
+int kmag__prefetch_start(struct tracedat_input *in, unsigned threads, struct kmag_err *err);
+void kmag__prefetch_stop(struct tracedat_input *in);
+/*
+ * The chunk of @s whose @csize compressed bytes start at file offset @pos
+ * and give @usize: 1 when a worker has it, its result in *@ret: 0 (its
+ * pages in s->buf, which is swapped with the worker's), 1 (it does not
+ * decompress: @zerr says why) or -errno (reading it failed: in->err). 0
+ * when no worker has it (nor will): the caller reads it.
+ */
+int kmag__prefetch_take(struct tracedat_input *in, struct cpu_stream *s, uint64_t pos,
+			uint32_t csize, uint32_t usize, int *ret, struct kmag_err *zerr);
 
 /*
  * tracedat-stream.c, what kmag__stream_next() leaves the fast path for.

@@ -36,7 +36,8 @@ int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t of
 			return kmag_err_set(err, EINVAL, "truncated trace.dat: file ended inside %s",
 					    what);
 		p += n;
-		td->bytes_read += (uint64_t)n;
+		/* (the prefetch threads read too: the count is shared) */
+		__atomic_fetch_add(&td->bytes_read, (uint64_t)n, __ATOMIC_RELAXED);
 		off += (uint64_t)n;
 		len -= (size_t)n;
 	}
@@ -46,14 +47,20 @@ int kmag__tracedat_pread(struct tracedat *td, void *dst, size_t len, uint64_t of
 int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize, void *dst,
 			      size_t usize, const char *what, struct kmag_err *err)
 {
+	return kmag__zstd_decompress(&td->zctx, src, csize, dst, usize, what, err);
+}
+
+int kmag__zstd_decompress(void **zctx, const void *src, size_t csize, void *dst, size_t usize,
+			  const char *what, struct kmag_err *err)
+{
 	size_t got;
 
-	if (!td->zctx) {
-		td->zctx = ZSTD_createDCtx();
-		if (!td->zctx)
+	if (!*zctx) {
+		*zctx = ZSTD_createDCtx();
+		if (!*zctx)
 			return kmag_err_set(err, ENOMEM, "out of memory (zstd context)");
 	}
-	got = ZSTD_decompressDCtx(td->zctx, dst, usize, src, csize);
+	got = ZSTD_decompressDCtx(*zctx, dst, usize, src, csize);
 	if (ZSTD_isError(got))
 		return kmag_err_set(err, EINVAL, "corrupt trace.dat: %s fails to decompress (%s)",
 				    what, ZSTD_getErrorName(got));
@@ -114,4 +121,9 @@ bad:
 	free(src);
 	free(dst);
 	return ret;
+}
+
+void kmag__zstd_free(void *zctx)
+{
+	ZSTD_freeDCtx(zctx);	/* (NULL is fine) */
 }

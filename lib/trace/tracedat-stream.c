@@ -250,16 +250,22 @@ static int refill_chunk(struct tracedat_input *in, struct cpu_stream *s)
 			s->pos += csize;
 			continue;
 		}
-		if (kmag__grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1, 1) ||
-		    kmag__grow(&s->buf, &s->buf_cap, usize, 1))
-			return kmag_err_set(in->err, ENOMEM, "out of memory");
-		ret = kmag__tracedat_pread(td, s->cbuf, csize, s->pos, "compressed chunk", in->err);
-		if (ret)
-			return ret;
-		s->pos += csize;
 		snprintf(what, sizeof(what), "CPU %d chunk at offset %llu", s->cpu,
 			 (unsigned long long)s->page_file_off);
-		if (kmag__tracedat_decompress(td, s->cbuf, csize, s->buf, usize, what, &zerr)) {
+		if (!in->pf || !kmag__prefetch_take(in, s, s->pos, csize, usize, &ret, &zerr)) {
+			if (kmag__grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1, 1) ||
+			    kmag__grow(&s->buf, &s->buf_cap, usize, 1))
+				return kmag_err_set(in->err, ENOMEM, "out of memory");
+			ret = kmag__tracedat_pread(td, s->cbuf, csize, s->pos, "compressed chunk",
+						   in->err);
+			if (!ret)
+				ret = kmag__tracedat_decompress(td, s->cbuf, csize, s->buf, usize,
+								what, &zerr) ? 1 : 0;
+		}
+		if (ret < 0)
+			return ret;
+		s->pos += csize;
+		if (ret) {
 			if (zerr.code == ENOMEM)
 				return kmag_err_set(in->err, ENOMEM, "%s", zerr.msg);
 			ret = stream_skip(in, s, &w, (uint64_t)csize + sizeof(h), usize,

@@ -50,7 +50,7 @@ struct td_buffer {
 struct tracedat {
 	int fd;
 	uint64_t file_size;
-	uint64_t bytes_read;	/* by kmag__tracedat_pread(), for the progress hook */
+	uint64_t bytes_read;	/* by kmag__tracedat_pread() (atomically), for the progress hook */
 	int version;		/* 6 or 7 */
 	bool big_endian;	/* file byte order */
 	bool swap;		/* file byte order differs from the host */
@@ -95,6 +95,10 @@ bool kmag__tracedat_magic(const void *buf, size_t len);
  */
 int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize, void *dst,
 			      size_t usize, const char *what, struct kmag_err *err);
+/* The same with the context *@zctx (made on first use: one per thread; kmag__zstd_free()). */
+int kmag__zstd_decompress(void **zctx, const void *src, size_t csize, void *dst, size_t usize,
+			  const char *what, struct kmag_err *err);
+void kmag__zstd_free(void *zctx);
 
 /*
  * Reads every zstd chunk of the top instance's CPU data of compressed @td:
