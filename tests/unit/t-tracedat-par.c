@@ -278,12 +278,13 @@ static void test_par_stop_early(void)
 /* A copy of @src with 4 bytes at @off overwritten by @v (@off 0: as it is). */
 static const char *damaged(const char *src, const char *name, uint64_t off, uint32_t v)
 {
+	static char paths[4][512];	/* the last four copies' paths */
+	static unsigned next;
 	char cmd[2048];
-	const char *out;
+	char *out = paths[next++ % 4];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "%s/%s", test_tmpdir(), name);
-	out = strdup(cmd);
+	snprintf(out, sizeof(paths[0]), "%s/%s", test_tmpdir(), name);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, out);
 	CHECK(!system(cmd));
 	if (!off)
