@@ -203,7 +203,7 @@ static inline const char *make_trace_opts(const struct layout *lay, const char *
 	struct tdw_tail tail = {
 		.cmdlines = { cmdlines, sizeof(cmdlines) - 1 },
 		.nr_cpus = 2, .cpus = cpus,
-		.clock_file = "local [global] counter\n", .clock = "global",
+		.clock_file = "[local] global counter\n", .clock = "local",
 		.cpustats = o ? o->cpustats : NULL, .nr_cpustats = o ? o->nr_cpustats : 0,
 	};
 	struct kmag_err err = { 0 };

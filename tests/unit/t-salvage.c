@@ -585,7 +585,7 @@ static void lost_marker_time(void)
 
 /*
  * funcgraph_exit's calltime and rettime (trace_clock_local(), as the
- * "global" clock counts): a rettime 2^48 ns away from the exit's time, or
+ * "local" clock counts): a rettime 2^48 ns away from the exit's time, or
  * a rettime seconds before the calltime, cannot be: the duration is left
  * out (replay then times the call by its entry and exit). A rettime a few
  * microseconds before the calltime (the local clocks of two CPUs) is no
