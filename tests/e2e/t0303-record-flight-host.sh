@@ -55,7 +55,7 @@ snap base
 # more than 96K of rings keep (about 22,000)
 mkdir -p "$T/a"
 "$KMAG" record --flight 96K -e raw_syscalls:sys_enter -o "$T/a/ring.dat" \
-	-- dd if=/dev/zero of=/dev/null bs=1 count=40000 >"$T/ring.out" 2>"$T/ring.log" &
+	-- dd if=/dev/zero of=/dev/null bs=1 count=40000 status=none >"$T/ring.out" 2>"$T/ring.log" &
 k=$!
 max=0
 while kill -0 $k 2>/dev/null; do
