@@ -65,6 +65,8 @@ int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, c
 int cli_opt_btf(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --vmlinux FILE, where this build reads DWARF */
 int cli_opt_vmlinux(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+/* --errno ERRNO (a name or a number, kmag_errno_parse()) into an int, positive */
+int cli_opt_errno(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --filter-filepath SPEC, checked now */
 int cli_opt_filepath(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --color WHEN into an enum cli_color */
@@ -111,6 +113,10 @@ int cli_opt_color(const struct cli_option *o, void *value, const char *arg, cons
 /* --vmlinux FILE: the kernel's DWARF, for call sites as source lines (member @m) */
 #define CLI_VMLINUX_OPTION(m, help)                                                            \
 	CLI_OPTION(0, "vmlinux", "FILE", cli_opt_vmlinux, m, const char **, help)
+
+/* --errno ERRNO: only the calls that returned -ERRNO (member @m, an int): replay, report, errors */
+#define CLI_ERRNO_OPTION(m, help)                                                              \
+	CLI_OPTION(0, "errno", "ERRNO", cli_opt_errno, m, int *, help)
 
 /*
  * The trace file operand (if any) into *@path, after the options. 0 or a usage

@@ -41,6 +41,8 @@ static const struct cli_option errors_options[] = {
 			   "BTF a trace.dat stores): void, bool and unsigned\n"
 			   "returns are then never errors, pointers only as\n"
 			   "ERR_PTR values"),
+	CLI_ERRNO_OPTION(so.errnum, "only the origins of -ERRNO (a name like EINVAL,\n"
+				    "or 22)"),
 	CLI_ULONG(0, "limit", "N", limit, "at most N groups"),
 	CLI_FORMAT("text|json", format, "text,json",
 		   "text: a table with the example chain below each row"),

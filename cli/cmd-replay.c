@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "kmag/render/calltree.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
 
 static const struct cli_command replay_cmd = {
 	.name = "replay",
@@ -49,6 +50,10 @@ static const struct cli_option replay_options[] = {
 	CLI_FLAG(0, "errors", o.errors,
 		 "only calls that returned an error (-errno), with\n"
 		 "their callers (needs funcgraph-retval, Linux 6.5+)"),
+	CLI_ERRNO_OPTION(o.errnum,
+			 "only calls that returned -ERRNO (a name like EINVAL,\n"
+			 "or 22), with their callers (needs funcgraph-retval,\n"
+			 "Linux 6.5+)"),
 	CLI_ULONG(0, "limit", "N", limit, "stop after N calls"),
 	CLI_BTF_OPTION(so, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
 			   "a vmlinux): name and print arguments as the kernel does"),
@@ -111,6 +116,13 @@ static int tell(const struct replay_args *a, const struct kmag_session *s,
 				    st->longest_func == KMAG_FUNC_NONE ? NULL :
 				    kmag_symtab_name(kmag_session_symtab(s), st->longest_func));
 		return cli_error("%s", msg);
+	}
+	if (a->o.errnum && st->calls && !st->shown) {
+		const char *e = kmag_errno_name(a->o.errnum);
+
+		return cli_error("no call in %s%s returned -%d%s%s (--errno): `kmag errors %s` lists the errors it has",
+				 name, filtered ? " that passes the filters" : "", a->o.errnum,
+				 e ? " " : "", e ? e : "", name);
 	}
 	/* (text marks it in the output) */
 	if (st->limited && a->o.format == KMAG_CALLTREE_JSON)

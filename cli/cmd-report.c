@@ -113,6 +113,11 @@ static const struct cli_option report_options[] = {
 				       "(funcgraph-retaddr) as source lines, per caller with\n"
 				       "--callers/--callees, per call with --slowest"),
 	CLI_MIN_DURATION_OPTION(so),
+	CLI_ERRNO_OPTION(so.errnum,
+			 "count only the calls that returned -ERRNO (a name\n"
+			 "like EINVAL, or 22): who returns it, how often, for\n"
+			 "how long; with --errors, only its origins (needs\n"
+			 "funcgraph-retval, Linux 6.5+)"),
 	CLI_SYMMAP_OPTIONS(so),
 	CLI_INPUT_OPTIONS(so),
 	CLI_SECTION("\n"),

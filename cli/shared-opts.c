@@ -2,13 +2,15 @@
 /*
  * shared-opts.c - the parsers of the options several commands share
  * (CLI_INPUT_OPTIONS, CLI_SYMMAP_OPTIONS, --min-duration, --btf, --vmlinux,
- * --color in cli/cli.h): one parser and one message per option. A value is
- * checked when it is parsed, so a bad one is a usage error before any work.
+ * --errno, --color in cli/cli.h): one parser and one message per option. A
+ * value is checked when it is parsed, so a bad one is a usage error before
+ * any work.
  */
 #include <string.h>
 
 #include "cli.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
 #include "kmag/filter.h"
 #include "kmag/symmap.h"
 
@@ -110,6 +112,18 @@ int cli_opt_vmlinux(const struct cli_option *o, void *value, const char *arg, co
 	if (cli_lacks_feature(KMAG_FEATURE_LIBDW, "--vmlinux"))
 		return EXIT_ERR;
 	*(const char **)value = arg;
+	return 0;
+}
+
+int cli_opt_errno(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	struct kmag_err err = { 0 };
+	int e = kmag_errno_parse(arg, &err);
+
+	(void)o;
+	if (e < 0)
+		return cli_usage_error(cmd, "--errno: %s", err.msg);
+	*(int *)value = e;
 	return 0;
 }
 

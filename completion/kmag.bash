@@ -6,7 +6,8 @@
 # the binary it completes (tests/e2e/t0050-completion.sh). Option values come
 # from the metavariable --help shows: "a|b|c" lists the choices, TRACER the
 # tracers of tracefs, GLOB/FUNC/F the functions of available_filter_functions,
-# SYSTEM:EVENT the events of available_events, CLOCK trace_clock, FILE/PATH/MAP
+# SYSTEM:EVENT the events of available_events, CLOCK trace_clock, ERRNO the
+# error names of the kernel's UAPI headers (linux-libc-dev), FILE/PATH/MAP
 # file names, DIR directories. A trace file argument completes *.dat, *.txt and
 # *.json files. KMAG_TRACEFS, when set, is the only tracefs directory looked at
 # (default /sys/kernel/tracing, else /sys/kernel/debug/tracing).
@@ -113,6 +114,13 @@ _kmag_value()
 		fs=$(_kmag_tracefs) &&
 			mapfile -t COMPREPLY < <(awk -v p="$cur" \
 				'p == "" || index($1, p) == 1 { print $1 }' "$fs/available_events" 2>/dev/null)
+		;;
+	ERRNO)
+		# the kernel's error names, from its UAPI headers where installed
+		mapfile -t COMPREPLY < <(cat /usr/include/asm-generic/errno-base.h \
+			/usr/include/asm-generic/errno.h 2>/dev/null |
+			awk -v p="${cur^^}" '$1 == "#define" && $2 ~ /^E[A-Z0-9]+$/ && $3 ~ /^[0-9]+$/ &&
+				index($2, p) == 1 { print $2 }')
 		;;
 	DIR)
 		compopt -o filenames 2>/dev/null

@@ -48,7 +48,7 @@ struct kmag_calltree {
 	struct kmag_symtab *st;
 	struct kmag_replay *replay;
 	struct kmag_calltree_opts o;
-	bool qualify;			/* --min-duration or --errors */
+	bool qualify;			/* --min-duration, --errors or --errno */
 	bool retval_checked;
 	FILE *out;
 	char *buf;
@@ -73,6 +73,8 @@ enum line_kind { L_OPEN, L_LEAF, L_CLOSE };
 int kmag__ct_fail(struct kmag_calltree *c, int code, const char *fmt, const char *arg);
 /* Writes the buffer out; 0 or -errno (recorded). */
 int kmag__ct_flush(struct kmag_calltree *c);
+/* The error code @call returned (negative; kmag_call_errno()), or 0. */
+int64_t kmag__ct_errno(const struct kmag_call *call);
 /* Whether @call returned an error code (kmag_call_errno()). */
 bool kmag__ct_is_errno(const struct kmag_call *call);
 /* One call's text line: its entry "f() {", a leaf "f();" or its exit "}" (@k). */

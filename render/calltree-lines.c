@@ -262,6 +262,11 @@ static int64_t errno_of(const struct kmag_call *call)
 	return call->has_retval ? kmag_call_errno(call->retval) : 0;
 }
 
+int64_t kmag__ct_errno(const struct kmag_call *call)
+{
+	return errno_of(call);
+}
+
 bool kmag__ct_is_errno(const struct kmag_call *call)
 {
 	return errno_of(call) != 0;

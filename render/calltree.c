@@ -183,6 +183,8 @@ static bool qualifies(const struct kmag_calltree *c, const struct kmag_call *cal
 	if (c->o.min_duration_ns &&
 	    (call->duration == KMAG_DURATION_NONE || call->duration < c->o.min_duration_ns))
 		return false;
+	if (c->o.errnum && kmag__ct_errno(call) != -(int64_t)c->o.errnum)
+		return false;
 	return !c->o.errors || kmag__ct_is_errno(call);
 }
 
@@ -234,8 +236,9 @@ static int refuse_function_tracer(struct kmag_calltree *c)
 {
 	char msg[256];
 
-	if (c->o.errors)
-		snprintf(msg, sizeof(msg), "records no return values; --errors needs a function_graph trace recorded with the funcgraph-retval option (Linux 6.5+)");
+	if (c->o.errors || c->o.errnum)
+		snprintf(msg, sizeof(msg), "records no return values; %s needs a function_graph trace recorded with the funcgraph-retval option (Linux 6.5+)",
+			 c->o.errnum ? "--errno" : "--errors");
 	else
 		snprintf(msg, sizeof(msg), "records no call %s; %s needs function_graph data (kmag record -p function_graph)",
 			 c->o.max_depth ? "stacks" : "durations",
@@ -257,7 +260,7 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 		c->last_ts = ev->ts;
 	switch (ev->type) {
 	case KMAG_EV_FUNC:
-		if (c->o.errors || c->o.min_duration_ns || c->o.max_depth)
+		if (c->o.errors || c->o.errnum || c->o.min_duration_ns || c->o.max_depth)
 			return refuse_function_tracer(c);
 		return kmag__ct_func_line(c, ev);
 	case KMAG_EV_LOST:
@@ -266,9 +269,11 @@ int kmag_calltree_event_fn(const struct kmag_event *ev, void *ctx)
 		break;
 	case KMAG_EV_GRAPH_EXIT:
 		/* a void function's exit says nothing: its return value was dropped (trace.h) */
-		if (c->o.errors && !c->retval_checked && !(c->trace && kmag_trace_returns_void(c->trace, ev->func))) {
+		if ((c->o.errors || c->o.errnum) && !c->retval_checked &&
+		    !(c->trace && kmag_trace_returns_void(c->trace, ev->func))) {
 			if (!ev->has_retval)
-				return kmag__ct_fail(c, ENODATA,
+				return kmag__ct_fail(c, ENODATA, c->o.errnum ?
+					    "%s has no return values: --errno needs a function_graph trace recorded with funcgraph-retval (Linux 6.5+, CONFIG_FUNCTION_GRAPH_RETVAL)" :
 					    "%s has no return values: --errors needs a function_graph trace recorded with the funcgraph-retval option (Linux 6.5+, CONFIG_FUNCTION_GRAPH_RETVAL)",
 					    c->o.source ? c->o.source : "the trace");
 			c->retval_checked = true;
@@ -307,7 +312,7 @@ struct kmag_calltree *kmag_calltree_new(struct kmag_trace *t, FILE *out,
 	c->st = kmag_trace_symtab(t);
 	c->out = out;
 	c->o = *o;
-	c->qualify = o->min_duration_ns || o->errors;
+	c->qualify = o->min_duration_ns || o->errors || o->errnum;
 	c->last_ts = KMAG_TS_NONE;
 	c->comm_pid = INT32_MIN;
 	c->stats.next_ns = KMAG_TS_NONE;

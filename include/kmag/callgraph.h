@@ -83,6 +83,14 @@ struct kmag_cg_summary {
 
 struct kmag_cg_opts {
 	bool build_cct;		/* also build the calling-context tree (flame graphs) */
+	/*
+	 * Positive: count only the calls that returned -errnum (their return
+	 * value as the kernel's funcgraph-retval prints it, kmag_call_errno()),
+	 * and an edge only where such a call's caller returned it too (the
+	 * error passed up); self time stays the call's own (its duration less
+	 * all the calls it made). No calling-context tree. 0: every call.
+	 */
+	int errnum;
 };
 
 struct kmag_cg;

@@ -127,6 +127,13 @@ void kmag_errors_use_btf(struct kmag_errors *e, const struct kmag_btf *btf);
  * event. An origin's chain still runs up to its entry point.
  */
 void kmag_errors_set_root(struct kmag_errors *e, kmag_func_t root);
+/*
+ * Only errors of @errnum (positive; 0: all, the default), before the first
+ * event: only calls returning -@errnum start a record, so the groups are the
+ * origins of that error alone (`kmag errors --errno E`). The stats still
+ * count every call and every error return.
+ */
+void kmag_errors_set_errno(struct kmag_errors *e, int errnum);
 /* Subscribes @e to replay @r (before its first event). 0 or -errno. */
 int kmag_errors_subscribe(struct kmag_errors *e, struct kmag_replay *r);
 /*
@@ -173,6 +180,15 @@ int kmag_errors_call_errno(struct kmag_errors *e, const struct kmag_call *c);
  * has none. Static string.
  */
 const char *kmag_errno_name(int errnum);
+/*
+ * The error number @text names, for options like --errno: a name as
+ * kmag_errno_name() gives them, in any case ("EINVAL", "einval"), or a
+ * number from 1 to 4095, with or without its minus ("22", "-22"). Returns
+ * it (positive), or -EINVAL with @err (may be NULL) set to one line naming
+ * the cause, with the names that look like @text ("\"EINVL\" is no errno
+ * name; did you mean EINVAL?", kmag_suggest()).
+ */
+int kmag_errno_parse(const char *text, struct kmag_err *err);
 
 #ifdef __cplusplus
 }

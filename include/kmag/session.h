@@ -92,6 +92,14 @@ struct kmag_session_opts {
 	/* The shared filters, in kmag_filter_add_*()'s syntax; NULL: none. */
 	const char *pids, *comms, *cpus, *time;
 	uint64_t min_duration_ns;	/* leave out calls shorter than this, with their calls */
+	/*
+	 * Positive: only the calls that returned -errnum (kmag_errno_parse()):
+	 * the call graph counts those calls alone (kmag_cg_opts.errnum), the
+	 * errors view only their origins (kmag_errors_set_errno()). Reading
+	 * fails (ENODATA) on a trace without return values, and (ENOENT) when
+	 * no call returned it, naming the errors its calls did return.
+	 */
+	int errnum;
 	const char *btf_path;		/* the kernel's BTF; NULL: the one a trace.dat stores */
 	const char *vmlinux;		/* the kernel's DWARF, for call-site lines; NULL: none */
 	/*

@@ -29,6 +29,8 @@ struct frame {
 	uint32_t pend_head;	/* this placeholder's pending child records */
 	uint32_t cct;		/* calling-context node, 0 = none */
 	uint32_t last_callee, last_edge;	/* one-entry cache for repeated calls */
+	uint64_t inner_ns;	/* opts.errnum: durations of inner calls of the same function
+				   that returned it, not yet in its node's total */
 };
 
 static const struct kmag_replay_ops graph_ops;
@@ -280,6 +282,83 @@ static int count_edge(struct kmag_cg *cg, struct frame *f, uint32_t node, struct
 	return 0;
 }
 
+/* ---- opts.errnum: only the calls that returned one error ---- */
+
+/* The data of the nearest open call of @func on the current task, or NULL. */
+static struct frame *outer_call_of(struct kmag_cg *cg, kmag_func_t func)
+{
+	size_t i = kmag_replay_nr_open(cg->replay);
+
+	while (i-- > 0)
+		if (kmag_replay_open(cg->replay, i)->func == func)
+			return kmag_replay_open_data(cg->replay, i, &graph_ops);
+	return NULL;
+}
+
+/*
+ * Adds @dur to the total of @node's function, outermost only as in the
+ * whole graph: inside an outer call of the same function it waits in that
+ * call's frame, which counts it if it does not return the error itself.
+ */
+static void errno_total(struct kmag_cg *cg, const struct kmag_call *call, uint32_t node,
+			uint64_t dur)
+{
+	struct frame *outer = (call->flags & KMAG_CALL_RECURSIVE) ?
+				      outer_call_of(cg, call->func) : NULL;
+
+	if (outer)
+		outer->inner_ns += dur;
+	else
+		cg->nodes[node].st.total_ns += dur;
+}
+
+/* Counts a call that returned opts.errnum into @st: calls, incomplete, time, self. */
+static void errno_count(struct kmag_cg_stats *st, const struct kmag_call *call)
+{
+	st->calls++;
+	st->incomplete += !!(call->flags & KMAG_CALL_INCOMPLETE);
+	if (call->duration == KMAG_DURATION_NONE)
+		return;
+	stats_time(st, call->duration);
+	st->self_ns += kmag_call_self(call);
+}
+
+/*
+ * A call leaves: counted if it returned opts.errnum, with the edges to its
+ * callees that returned it too (held in its frame until now); the edge from
+ * its caller waits in the caller's frame, counted if the caller returns it.
+ */
+static int errno_leave(struct kmag_cg *cg, const struct kmag_call *call, struct frame *f,
+		       const struct kmag_call *parent, struct frame *pf)
+{
+	uint32_t node, p;
+
+	if (!call->has_retval || call->func == KMAG_FUNC_NONE ||
+	    kmag_call_errno(call->retval) != -(int64_t)cg->opts.errnum) {
+		pend_flush(cg, f, NONE32);	/* its callees' errors ended here */
+		if (f->inner_ns && (node = kmag__cg_node_get(cg, call->func)) != NONE32)
+			errno_total(cg, call, node, f->inner_ns);
+		return 0;
+	}
+	if ((node = kmag__cg_node_get(cg, call->func)) == NONE32)
+		return -ENOMEM;
+	pend_flush(cg, f, node);
+	errno_count(&cg->nodes[node].st, call);
+	if (call->duration != KMAG_DURATION_NONE) {
+		errno_total(cg, call, node, call->duration);	/* (its inner ones are in it) */
+		cg->sum.has_time = true;
+	}
+	if (!pf)
+		return 0;
+	p = pend_new(cg, pf, node, in_irq(call) && !in_irq(parent) ? KMAG_EDGE_IRQ : 0);
+	if (p == NONE32)
+		return -ENOMEM;
+	errno_count(&cg->pend[p].st, call);
+	if (call->duration != KMAG_DURATION_NONE)
+		cg->pend[p].st.total_ns += call->duration;
+	return 0;
+}
+
 static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
@@ -290,6 +369,10 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 
 	f->node = f->edge = f->pend = f->pend_head = NONE32;
 	f->last_callee = f->last_edge = NONE32;
+	f->inner_ns = 0;
+	f->cct = 0;
+	if (cg->opts.errnum)
+		return 0;	/* counted when it leaves, if it returned the error */
 	f->cct = cg->opts.build_cct ? cct_child(cg, parent_cct, call->func) : 0;
 	if (call->func == KMAG_FUNC_NONE)
 		return 0;	/* a placeholder: counted when its exit names it */
@@ -311,9 +394,11 @@ static int on_named(void *ctx, const struct kmag_call *call, void *data,
 {
 	struct kmag_cg *cg = ctx;
 	struct frame *f = data, *pf = parent_data;
-	uint32_t node = kmag__cg_node_get(cg, call->func);
+	uint32_t node;
 
-	if (node == NONE32)
+	if (cg->opts.errnum)
+		return 0;	/* counted when it leaves (errno_leave()) */
+	if ((node = kmag__cg_node_get(cg, call->func)) == NONE32)
 		return -ENOMEM;
 	pend_flush(cg, f, node);
 	f->node = node;
@@ -340,6 +425,8 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	struct kmag_cg_stats *es = NULL;
 	uint64_t dur = call->duration, self;
 
+	if (cg->opts.errnum)
+		return errno_leave(cg, call, f, parent, pf);
 	if (f->node == NONE32) {	/* a placeholder no exit named */
 		pend_flush(cg, f, NONE32);
 		return 0;

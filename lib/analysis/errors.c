@@ -13,8 +13,10 @@
  * waiting for their example.
  */
 #define PR_DOMAIN "errors"
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "kmag/btf.h"
@@ -73,6 +75,7 @@ struct kmag_errors {
 	struct kmag_errors_stats stats;
 	int failed;		/* first -errno */
 	kmag_func_t root;	/* only errors born under it; KMAG_FUNC_NONE: all */
+	int only;		/* only origins of this errno; 0: all */
 };
 
 static void rec_free(struct rec *r)
@@ -314,7 +317,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 			r->run++;
 	}
 	/* a new origin; outside the root's calls none is (their callers are outside too) */
-	if (errnum && match < 0 && under_root(e, call)) {
+	if (errnum && match < 0 && (!e->only || errnum == e->only) && under_root(e, call)) {
 		size_t cap = d->cap;
 
 		r = calloc(1, sizeof(*r));
@@ -396,6 +399,11 @@ void kmag_errors_free(struct kmag_errors *e)
 	u64map_release(&e->path_edges);
 	u64map_release(&e->path_origins);
 	free(e);
+}
+
+void kmag_errors_set_errno(struct kmag_errors *e, int errnum)
+{
+	e->only = errnum > 0 ? errnum : 0;
 }
 
 void kmag_errors_set_types(struct kmag_errors *e, kmag_errors_type_fn fn, void *ctx)
@@ -602,4 +610,47 @@ const char *kmag_errno_name(int errnum)
 	if (errnum >= 512 && k < sizeof(kernel_errnos) / sizeof(kernel_errnos[0]))
 		return kernel_errnos[k];
 	return errnum > 0 && errnum < 512 ? strerrorname_np(errnum) : NULL;
+}
+
+#define MAX_ERRNO 4095
+
+int kmag_errno_parse(const char *text, struct kmag_err *err)
+{
+	const char *names[MAX_ERRNO + 1];
+	char upper[64], similar[200];
+	size_t n = 0, i;
+	char *end;
+	long v;
+	int e;
+
+	if (text[0] == '-' && isalpha((unsigned char)text[1]))
+		text++;	/* -EINVAL, as the kernel's sources write it */
+	if (isdigit((unsigned char)text[0]) || (text[0] == '-' && isdigit((unsigned char)text[1]))) {
+		errno = 0;
+		v = strtol(text, &end, 10);
+		v = v < 0 ? -v : v;
+		if (errno || *end || !v || v > MAX_ERRNO)
+			return kmag_err_set(err, EINVAL,
+					    "\"%s\" is no error number: give 1 to %d (22 or -22) or a name like EINVAL",
+					    text, MAX_ERRNO);
+		return (int)v;
+	}
+	for (e = 1; e <= MAX_ERRNO; e++) {
+		const char *name = kmag_errno_name(e);
+
+		if (name && !strcasecmp(name, text))
+			return e;
+		if (name)
+			names[n++] = name;
+	}
+	/* the names are upper case: so is a typo of one */
+	for (i = 0; text[i] && i < sizeof(upper) - 1; i++)
+		upper[i] = (char)toupper((unsigned char)text[i]);
+	upper[i] = '\0';
+	if (kmag_suggest(upper, names, n, "", similar, sizeof(similar)))
+		return kmag_err_set(err, EINVAL, "\"%s\" is no errno name; did you mean %s?", text,
+				    similar);
+	return kmag_err_set(err, EINVAL,
+			    "\"%s\" is no errno name or number: give a name like EINVAL or ENOENT, or a number like 22",
+			    text);
 }

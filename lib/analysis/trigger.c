@@ -42,29 +42,6 @@ static bool func_name_ok(const char *s)
 	return true;
 }
 
-/* "ENOENT", "enoent", "2", "-2" -> 2; 0 when it is none of them. */
-static int parse_errno(const char *s)
-{
-	char *end;
-	long v;
-	int e;
-
-	if (isdigit((unsigned char)*s) || *s == '-') {
-		v = strtol(s, &end, 10);
-		if (*end || end == s)
-			return 0;
-		v = v < 0 ? -v : v;
-		return v > 0 && v <= 4095 ? (int)v : 0;
-	}
-	for (e = 1; e <= 4095; e++) {
-		const char *name = kmag_errno_name(e);
-
-		if (name && !strcasecmp(name, s))
-			return e;
-	}
-	return 0;
-}
-
 static int parse_error(const char *spec, const char *rest, struct kmag__trigger *t,
 		       struct kmag_err *err)
 {
@@ -76,7 +53,8 @@ static int parse_error(const char *spec, const char *rest, struct kmag__trigger 
 		num = strndup(rest + 1, at ? (size_t)(at - rest - 1) : strlen(rest + 1));
 		if (!num)
 			return kmag_err_set(err, ENOMEM, "out of memory");
-		t->errnum = parse_errno(num);
+		t->errnum = kmag_errno_parse(num, NULL);
+		t->errnum = t->errnum > 0 ? t->errnum : 0;
 		free(num);
 		if (!t->errnum)
 			return bad(err, spec, "ERRNO is an errno name or number: error=ENOENT, error=2");

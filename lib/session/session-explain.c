@@ -15,6 +15,8 @@
 #include "session-internal.h"
 #include "kmag/argstats.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
+#include "kmag/filter.h"
 #include "kmag/probes.h"
 #include "kmag/report.h"
 
@@ -55,6 +57,67 @@ static int seen_event(void *ctx, const struct kmag_event *ev)
 
 /* (graph entries and exits: the replay's own count, kmag__session_check_calls()) */
 const struct kmag_replay_ops kmag__session_seen_ops = { .event = seen_event };
+
+static int errno_leave(void *ctx, const struct kmag_call *call, void *data,
+		       const struct kmag_call *parent, void *parent_data)
+{
+	struct session_seen *n = &((struct kmag_session *)ctx)->seen;
+	int64_t e = call->has_retval ? -kmag_call_errno(call->retval) : 0;
+
+	(void)data, (void)parent, (void)parent_data;
+	n->retvals += call->has_retval;
+	if (e > 0 && e < 4096)
+		n->errnos[e / 8] |= (uint8_t)(1u << (e % 8));
+	return 0;
+}
+
+const struct kmag_replay_ops kmag__session_errno_ops = { .leave = errno_leave };
+
+/* "-22 EINVAL" */
+static const char *errno_text(char *buf, size_t len, int e)
+{
+	const char *name = kmag_errno_name(e);
+
+	snprintf(buf, len, "-%d%s%s", e, name ? " " : "", name ? name : "");
+	return buf;
+}
+
+/*
+ * --errno E on a trace without return values, or where no call returned E:
+ * -ENODATA or -ENOENT with @err saying so (and which errors there are); else 0.
+ */
+static int check_errno(const struct kmag_session *s, struct kmag_err *err)
+{
+	const struct session_seen *n = &s->seen;
+	char want[64], list[300];
+	size_t used = 0, shown = 0;
+	int e;
+
+	if (!n->retvals)
+		return kmag_err_set(err, ENODATA, "%s has no return values: --errno needs a function_graph trace recorded with funcgraph-retval (Linux 6.5+, CONFIG_FUNCTION_GRAPH_RETVAL)",
+				    s->name);
+	if (n->errnos[s->o.errnum / 8] & (1u << (s->o.errnum % 8)))
+		return 0;
+	list[0] = '\0';
+	for (e = 1; e < 4096 && used < sizeof(list); e++) {
+		const char *name = kmag_errno_name(e);
+
+		if (!(n->errnos[e / 8] & (1u << (e % 8))))
+			continue;
+		if (++shown > 12) {
+			snprintf(list + used, sizeof(list) - used, ", ...");
+			break;
+		}
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+					 name ? name : errno_text(want, sizeof(want), e));
+	}
+	errno_text(want, sizeof(want), s->o.errnum);
+	if (!shown)
+		return kmag_err_set(err, ENOENT, "no call in %s%s returned %s (--errno): none returned an error",
+				    s->name, kmag_filter_is_empty(s->filter) ? "" : " that passes the filters", want);
+	return kmag_err_set(err, ENOENT, "no call in %s%s returned %s (--errno); its calls returned %s",
+			    s->name, kmag_filter_is_empty(s->filter) ? "" : " that passes the filters", want, list);
+}
 
 /* Whether the trace holds probe events (kprobes, uprobes: report --probes sums them up). */
 static bool has_probes(const struct kmag_session *s)
@@ -103,6 +166,8 @@ int kmag__session_check_calls(struct kmag_session *s, struct kmag_err *err)
 		kmag_mindur_explain(msg, sizeof(msg), s->name, s->o.min_duration_ns, n->longest_ns, f);
 		return kmag_err_set(err, ENOENT, "%s", msg);
 	}
+	if (calls && s->o.errnum)
+		return check_errno(s, err);
 	if (calls)
 		return 0;
 	if (!n->other) {

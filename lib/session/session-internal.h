@@ -28,6 +28,9 @@ struct session_seen {
 	uint64_t dropped, passed;	/* calls left out, calls kept */
 	uint64_t longest_ns;		/* the longest call, kept or not */
 	kmag_func_t longest_func;
+	/* --errno (opts.errnum) */
+	uint64_t retvals;		/* calls that left with a return value */
+	uint8_t errnos[4096 / 8];	/* the errors they returned (kmag_call_errno()), a bit each */
 };
 
 struct kmag_session {
@@ -100,6 +103,8 @@ int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *e
 void kmag__session_seen(struct kmag_session *s, const struct kmag_event *ev);
 /* session-explain.c: the replay's subscriber that counts its other events in s->seen. */
 extern const struct kmag_replay_ops kmag__session_seen_ops;
+/* session-explain.c: the replay's subscriber that notes return values for opts.errnum. */
+extern const struct kmag_replay_ops kmag__session_errno_ops;
 /*
  * session-explain.c, after the filters passed something: -ENOENT when
  * --min-duration left no call, -ENODATA when the trace holds no function

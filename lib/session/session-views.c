@@ -56,6 +56,7 @@ static int make_call_views(struct kmag_session *s, struct kmag_err *err)
 		if (s->btf)
 			kmag_errors_use_btf(s->errors, s->btf);
 		kmag_errors_set_root(s->errors, root);
+		kmag_errors_set_errno(s->errors, s->o.errnum);
 		if (kmag_errors_subscribe(s->errors, s->replay))
 			return oom(err);
 	}
@@ -90,10 +91,12 @@ static int make_argstats(struct kmag_session *s, struct kmag_err *err)
 int kmag__session_make_views(struct kmag_session *s, struct kmag_err *err)
 {
 	const struct kmag_session_views *v = &s->o.views;
-	struct kmag_cg_opts copts = { .build_cct = v->call_paths };
+	struct kmag_cg_opts copts = { .build_cct = v->call_paths, .errnum = s->o.errnum };
 	int ret;
 
 	if (need_replay(s) && !(s->replay = kmag_replay_new()))
+		return oom(err);
+	if (s->replay && s->o.errnum && kmag_replay_subscribe(s->replay, &kmag__session_errno_ops, s))
 		return oom(err);
 	/* the graph first: every other view sees the calls after it counted them */
 	if (v->graph && !(s->cg = kmag_cg_new_on(s->replay, &copts)))

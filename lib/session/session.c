@@ -13,6 +13,7 @@
 #include "session-internal.h"
 #include "kmag/btf.h"
 #include "kmag/durations.h"
+#include "kmag/errors.h"
 #include "kmag/filter.h"
 #include "kmag/srclines.h"
 
@@ -111,6 +112,16 @@ void kmag_session_free(struct kmag_session *s)
 	free(s);
 }
 
+/* Appends --errno's part to the filters' description: "calls returning -22 EINVAL". */
+static void describe_errno(struct kmag_session *s)
+{
+	const char *name = kmag_errno_name(s->o.errnum);
+	size_t n = strlen(s->filters);
+
+	snprintf(s->filters + n, sizeof(s->filters) - n, "%scalls returning -%d%s%s", n ? ", " : "",
+		 s->o.errnum, name ? " " : "", name ? name : "");
+}
+
 int kmag_session_open(struct kmag_session *s, struct kmag_err *err)
 {
 	int ret;
@@ -122,6 +133,8 @@ int kmag_session_open(struct kmag_session *s, struct kmag_err *err)
 		return ret;
 	if (!kmag_filter_is_empty(s->filter))
 		snprintf(s->filters, sizeof(s->filters), "%s", kmag_filter_describe(s->filter));
+	if (s->o.errnum)
+		describe_errno(s);
 	return 0;
 }
 
@@ -229,6 +242,9 @@ int kmag_session_read(struct kmag_session *s, struct kmag_err *err)
 		return kmag_err_set(err, EBUSY, s->read ? "the session was read already" :
 							   "the session is not open");
 	s->read = true;
+	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE && s->o.errnum)
+		return kmag_err_set(err, EINVAL, "%s is a profile (sums of calls, from report --format json or merge): --errno needs a trace's calls and their return values",
+				    s->name);
 	if (kmag_trace_info(s->trace)->format == KMAG_INPUT_PROFILE)
 		ret = kmag__session_load_profile(s, err);	/* sums, no events */
 	else if ((ret = read_events(s, err)) || (ret = kmag__session_check_matched(s, err)) ||

@@ -93,6 +93,16 @@ comp record -e sched:
 t_reply "record -e sched:<TAB>: available_events" sched:sched_switch sched:sched_wakeup
 comp record -C ""
 t_reply "record -C <TAB>: trace_clock" local global counter
+# --errno: the kernel's error names from its UAPI headers (linux-libc-dev)
+if [ -r /usr/include/asm-generic/errno-base.h ]; then
+	comp report --errno EINV
+	t_reply "report --errno EINV<TAB>: the kernel's error names" EINVAL
+	comp replay --errno ENOE
+	t_reply "replay --errno ENOE<TAB>" ENOENT ENOEXEC
+else
+	t_skip "report --errno EINV<TAB>" "no /usr/include/asm-generic/errno-base.h"
+	t_skip "replay --errno ENOE<TAB>" "no /usr/include/asm-generic/errno-base.h"
+fi
 
 export KMAG_TRACEFS="$T/no-tracefs"
 comp record -p ""

@@ -80,6 +80,22 @@ static void exit_(struct fixture *f, int pid, int cpu, uint64_t ts, const char *
 	CHECK_EQ(kmag_cg_add(f->cg, &ev), 0);
 }
 
+/* an exit with a return value (funcgraph-retval) */
+static void exit_ret(struct fixture *f, uint64_t ts, const char *name, int depth, uint64_t dur,
+		     int64_t retval)
+{
+	struct kmag_event ev;
+
+	ev_base(&ev, 10, 0, ts);
+	ev.type = KMAG_EV_GRAPH_EXIT;
+	ev.func = fn(f, name);
+	ev.depth = depth;
+	ev.duration = dur;
+	ev.retval = retval;
+	ev.has_retval = true;
+	CHECK_EQ(kmag_cg_add(f->cg, &ev), 0);
+}
+
 static void lost(struct fixture *f, int cpu)
 {
 	struct kmag_event ev;
@@ -316,6 +332,57 @@ static void graph_recursion(void)
 	teardown(&f);
 }
 
+/*
+ * opts.errnum: only the calls that returned it count, an edge only where the
+ * caller returned it too; a recursion's total stays outermost-only among them.
+ */
+static void graph_errno(void)
+{
+	struct kmag_cg_opts o = { .errnum = 22 };
+	struct fixture f;
+
+	f.st = kmag_symtab_new();
+	f.cg = kmag_cg_new(&o);
+	CHECK(f.st && f.cg);
+	entry(&f, 10, 0, 0, "A", 0);
+	entry(&f, 10, 0, 10, "B", 1);
+	entry(&f, 10, 0, 20, "walk", 2);
+	entry(&f, 10, 0, 30, "walk", 3);
+	exit_ret(&f, 60, "walk", 3, 30, -22);
+	exit_ret(&f, 100, "walk", 2, 80, -22);
+	exit_ret(&f, 110, "B", 1, 100, -22);
+	entry(&f, 10, 0, 120, "D", 1);
+	entry(&f, 10, 0, 130, "walk", 2);
+	entry(&f, 10, 0, 140, "walk", 3);
+	exit_ret(&f, 150, "walk", 3, 10, -22);	/* inside a walk that handles it */
+	exit_ret(&f, 160, "walk", 2, 30, 0);
+	entry(&f, 10, 0, 165, "E", 2);
+	exit_ret(&f, 170, "E", 2, 5, -22);
+	exit_ret(&f, 180, "D", 1, 60, 0);
+	entry(&f, 10, 0, 185, "C", 1);
+	exit_ret(&f, 190, "C", 1, 5, -5);	/* another error */
+	exit_ret(&f, 200, "A", 0, 200, 0xffffffea);	/* an int's -22, as the kernel reads it */
+	CHECK_EQ(kmag_cg_finish(f.cg), 0);
+	CHECK_EQ(node(&f, "A")->st.calls, 1);
+	CHECK_EQ(node(&f, "A")->st.total_ns, 200);
+	CHECK_EQ(node(&f, "A")->st.self_ns, 35);	/* its own: less B, D and C */
+	CHECK_EQ(node(&f, "B")->st.calls, 1);
+	CHECK_EQ(node(&f, "walk")->st.calls, 3);
+	CHECK_EQ(node(&f, "walk")->st.sum_ns, 120);
+	CHECK_EQ(node(&f, "walk")->st.total_ns, 90);	/* 80 (30 inside), and 10 */
+	CHECK_EQ(node(&f, "E")->st.calls, 1);
+	CHECK(kmag_cg_node_index(f.cg, kmag_symtab_find(f.st, "D")) < 0);
+	CHECK(kmag_cg_node_index(f.cg, kmag_symtab_find(f.st, "C")) < 0);
+	CHECK_EQ(kmag_cg_nr_nodes(f.cg), 4);
+	CHECK_EQ(edge(&f, "A", "B")->st.calls, 1);
+	CHECK_EQ(edge(&f, "A", "B")->st.total_ns, 100);
+	CHECK_EQ(edge(&f, "B", "walk")->st.calls, 1);
+	CHECK_EQ(edge(&f, "walk", "walk")->st.calls, 1);	/* the handled one's caller: none */
+	CHECK(!edge(&f, "A", "E"));
+	CHECK_EQ(kmag_cg_nr_edges(f.cg), 3);
+	teardown(&f);
+}
+
 /* Text traces: "}" lines do not name the function, and the idle task is per CPU. */
 static void graph_unnamed_exits_and_idle(void)
 {
@@ -366,6 +433,7 @@ const struct test_case callgraph_tests[] = {
 	{ "graph_tasks_and_migration", graph_tasks_and_migration },
 	{ "graph_interrupt_nesting", graph_interrupt_nesting },
 	{ "graph_recursion", graph_recursion },
+	{ "graph_errno", graph_errno },
 	{ "graph_unnamed_exits_and_idle", graph_unnamed_exits_and_idle },
 	{ "graph_mismatch", graph_mismatch },
 	TEST_LIST_END,

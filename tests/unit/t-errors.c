@@ -3,6 +3,7 @@
  * t-errors.c - where errors are born (lib/analysis/errors.c) on call trees
  * written by hand: the expected origins follow from errors.h's definition.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "kmag/errors.h"
@@ -201,11 +202,57 @@ static void errno_names(void)
 	CHECK(!kmag_errno_name(0));
 }
 
+/* kmag_errors_set_errno(): sys -22 -> a -22 -> b -2: only EINVAL's origin, a */
+static void only_one_errno(void)
+{
+	struct fx x;
+
+	fx_init(&x, NULL);
+	kmag_errors_set_errno(x.e, 22);
+	in(&x, 0, "sys");
+	in(&x, 1, "a");
+	leaf(&x, 2, "b", -2);
+	out(&x, 1, "a", -22);
+	out(&x, 0, "sys", -22);
+	fx_finish(&x);
+	CHECK_EQ(kmag_errors_nr_groups(x.e), 1);
+	CHECK(find(&x, "a", 22));
+	CHECK(!find(&x, "b", 2));
+	CHECK_EQ(kmag_errors_stats(x.e)->error_returns, 3);
+	CHECK_EQ(kmag_errors_stats(x.e)->origins, 1);
+	fx_release(&x);
+}
+
+/* kmag_errno_parse(): names in any case, numbers with or without the minus, "did you mean" */
+static void errno_parse(void)
+{
+	struct kmag_err err = { 0 };
+
+	CHECK_EQ(kmag_errno_parse("EINVAL", NULL), 22);
+	CHECK_EQ(kmag_errno_parse("einval", NULL), 22);
+	CHECK_EQ(kmag_errno_parse("-EINVAL", NULL), 22);
+	CHECK_EQ(kmag_errno_parse("22", NULL), 22);
+	CHECK_EQ(kmag_errno_parse("-22", NULL), 22);
+	CHECK_EQ(kmag_errno_parse("ENOIOCTLCMD", NULL), 515);
+	CHECK_EQ(kmag_errno_parse("4095", NULL), 4095);
+	CHECK_EQ(kmag_errno_parse("4096", NULL), -EINVAL);
+	CHECK_EQ(kmag_errno_parse("0", NULL), -EINVAL);
+	CHECK_EQ(kmag_errno_parse("22x", NULL), -EINVAL);
+	CHECK_EQ(kmag_errno_parse("", NULL), -EINVAL);
+	CHECK_EQ(kmag_errno_parse("einvl", &err), -EINVAL);
+	CHECK(!strncmp(err.msg, "\"einvl\" is no errno name; did you mean EINVAL", 45));
+	kmag_err_clear(&err);
+	CHECK_EQ(kmag_errno_parse("bogus", &err), -EINVAL);
+	CHECK(strstr(err.msg, "is no errno name or number"));
+}
+
 const struct test_case errors_tests[] = {
 	{ "an error passed up keeps its origin", passed_up },
 	{ "a transformed error has two origins", transformed },
 	{ "the last callee passes the errno up", last_callee_passes_it_up },
 	{ "return types: void, bool, pointers, ints", return_types },
 	{ "errno names, the kernel's own too", errno_names },
+	{ "only the origins of one errno", only_one_errno },
+	{ "errno names and numbers parsed", errno_parse },
 	TEST_LIST_END,
 };

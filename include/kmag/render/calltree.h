@@ -9,8 +9,8 @@
  * stack of its own and holds no lines back beyond the calls still open, so
  * output starts with the first events and memory stays flat on any trace.
  * A call's line appears when its first shown child does ("f() {") or when
- * it returns ("f();" with its duration); with --min-duration or --errors, a
- * call's callers' lines appear when it returns and qualifies.
+ * it returns ("f();" with its duration); with --min-duration, --errors or
+ * --errno, a call's callers' lines appear when it returns and qualifies.
  */
 #ifndef KMAG_CALLTREE_H
 #define KMAG_CALLTREE_H
@@ -43,6 +43,8 @@ struct kmag_calltree_opts {
 	uint64_t limit;			/* stop after this many calls shown; 0: no limit */
 	uint64_t min_duration_ns;	/* only calls at least this long, with their callers */
 	bool errors;			/* only calls returning -errno, with their callers */
+	int errnum;			/* positive: only calls returning -errnum (as the kernel
+					   prints it: kmag_call_errno()), with their callers */
 	const char *source;		/* the input's name, for messages; borrowed */
 	struct kmag_srclines *lines;	/* call sites to source lines (--vmlinux), or NULL;
 					   borrowed, must outlive the calltree */
