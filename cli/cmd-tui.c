@@ -68,7 +68,8 @@ static int parse_args(int argc, char **argv, struct tui_args *a)
 }
 
 /* The explorer on @s, until the user quits; returns the exit code. */
-static int explore(const struct kmag_session *s, uint64_t start)
+static int explore(const struct kmag_session *s, const struct kmag_session_opts *so,
+		   uint64_t start)
 {
 	const char *filters = kmag_session_filters(s);
 	char title[1024];
@@ -79,7 +80,9 @@ static int explore(const struct kmag_session *s, uint64_t start)
 		 filters, filters[0] ? ")" : "");
 	t = tui_new(&(struct tui_data){ .cg = kmag_session_graph(s), .st = kmag_session_symtab(s),
 					.trace = kmag_session_trace(s),
-					.sample = kmag_session_calls(s), .title = title });
+					.sample = kmag_session_calls(s), .title = title,
+					.path = kmag_session_name(s), .btf = so->btf_path,
+					.vmlinux = so->vmlinux });
 	if (!t)
 		ret = cli_error("out of memory");
 #if KMAG_HAVE_TUI
@@ -118,7 +121,7 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 		return cli_error("tui needs a terminal (standard input and output)");
 	a.so.views.calls_opts = &a.ko;
 	if (!(ret = cli_session_load("tui", &a.so, &s)))
-		ret = explore(s, start);
+		ret = explore(s, &a.so, start);
 	kmag_session_free(s);
 	return ret;
 }

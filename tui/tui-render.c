@@ -402,6 +402,100 @@ static uint64_t tree_dropped(const struct tui_view *v)
 	return v->call->nr_tree ? v->call->inside + 1 - v->call->nr_tree : 0;
 }
 
+/* Appends @w to @buf (at *@len), single-quoted when a shell would read it otherwise. */
+static void shell_word(char *buf, size_t size, size_t *len, const char *w)
+{
+	bool plain = *w != '\0';
+
+	for (const char *p = w; *p; p++)
+		plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				"_-.,/+:=@%", *p) != NULL;
+	if (*len >= size)
+		return;
+	if (plain) {
+		*len += (size_t)snprintf(buf + *len, size - *len, " %s", w);
+		return;
+	}
+	*len += (size_t)snprintf(buf + *len, size - *len, " '");
+	for (; *w && *len < size; w++)
+		*len += (size_t)snprintf(buf + *len, size - *len, *w == '\'' ? "'\\''" : "%c", *w);
+	if (*len < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "'");
+}
+
+char *tui_replay_command(const struct tui *t, const struct kmag_sample_call *c, char *buf,
+			 size_t size)
+{
+	const struct kmag_sample_node *n = &c->tree[0];
+	const char *f = tui_func_name(t, c->func);
+	size_t len;
+
+	buf[0] = '\0';
+	/* it is found by its start: it needs one, from its entry */
+	if (!t->d.path || n->start_ns == KMAG_TS_NONE || (n->flags & KMAG_CALL_NO_ENTRY) ||
+	    c->func == KMAG_FUNC_NONE)
+		return buf;
+	len = (size_t)snprintf(buf, size, "kmag replay --pid %d", (int)c->pid);
+	if (c->pid == 0)	/* the idle tasks, one per CPU */
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " --cpu %d",
+					(int)n->cpu);
+	len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " --function");
+	shell_word(buf, size, &len, f);
+	/* the first call of it from its start on, and as many calls as it made */
+	len += (size_t)snprintf(buf + len, len < size ? size - len : 0,
+				" --time %" PRIu64 ".%09" PRIu64 ", --limit %" PRIu64,
+				n->start_ns / 1000000000u, n->start_ns % 1000000000u, c->inside + 1);
+	if (t->d.btf) {
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " --btf");
+		shell_word(buf, size, &len, t->d.btf);
+	}
+	if (t->d.vmlinux) {
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, " --vmlinux");
+		shell_word(buf, size, &len, t->d.vmlinux);
+	}
+	shell_word(buf, size, &len, t->d.path);
+	if (len >= size)
+		buf[0] = '\0';	/* cut, it would not work */
+	return buf;
+}
+
+/* The note below a tree the sample cut: what it left out, and the command for all of it. */
+#define TREE_NOTE_LINES 6
+static size_t tree_note(struct tui *t, struct tui_view *v, int cols,
+			char lines[TREE_NOTE_LINES][ROW_MAX])
+{
+	size_t n = 0, width = cols > 8 ? (size_t)cols - 4 : 4;
+	char cmd[2048];
+	const char *p;
+
+	if (!tree_dropped(v) && v->call->nr_tree)
+		return 0;
+	tui_replay_command(t, v->call, cmd, sizeof(cmd));
+	if (v->call->nr_tree)
+		snprintf(lines[n++], ROW_MAX, "  ... %" PRIu64 " more calls of this tree not kept "
+			 "(the sample keeps %zu per tree)%s", tree_dropped(v), v->call->nr_tree,
+			 cmd[0] ? "; all of them:" : "");
+	else if (cmd[0])
+		snprintf(lines[n++], ROW_MAX, "  its %" PRIu64 " calls:", v->call->inside + 1);
+	/* the command, cut into lines at spaces where it is wider than the screen */
+	for (p = cmd; *p && n < TREE_NOTE_LINES; n++) {
+		size_t k = strlen(p);
+
+		if (k > width) {
+			k = width;
+			while (k > 0 && p[k] != ' ')
+				k--;
+			if (!k)
+				k = width;
+		}
+		snprintf(lines[n], ROW_MAX, "    %.*s", (int)k, p);
+		p += k;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
 /* ---- title, heading and status of each screen ---- */
 
 static void head(struct tui *t, struct tui_view *v, struct tui_line *title, struct tui_line *hd,
@@ -411,7 +505,7 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 				       &kmag_cg_nodes(t->d.cg)[v->node] : NULL;
 	const struct kmag_sample_func *sf = v->sfunc;
 	uint64_t dropped = v->kind == TUI_TREE ? tree_dropped(v) : 0;
-	char a[24], b[24], site[160], st[32];
+	char a[24], b[24], site[160], st[32], more[80];
 	struct cell cells[8];
 	int heat;
 
@@ -452,10 +546,13 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 					   tui_func_name(t, v->call->tree[0].caller),
 					   v->call->tree[0].caller_off);
 		}
+		if (dropped)
+			snprintf(more, sizeof(more), " of %" PRIu64 " shown (all: the command at the end)",
+				 v->call->inside + 1);
 		put(title, cols, "call of %s at %s s, CPU %d, pid %d%s: %zu calls%s",
 		    tui_func_name(t, v->call->func), secs(v->call->tree[0].start_ns, st, sizeof(st)),
 		    (int)v->call->tree[0].cpu, (int)v->call->pid, site, v->call->nr_tree,
-		    dropped ? " shown (the rest not kept)" : "");
+		    dropped ? more : "");
 		put_cells(hd, cols, cells, tree_cells(cells, (const char *const[]){ "Start",
 			  "Duration", "Return", "Call" }), -1);
 		break;
@@ -509,7 +606,8 @@ static void empty_note(struct tui *t, struct tui_view *v, struct tui_line *l, in
 void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines)
 {
 	struct tui_view *v = tui_top(t);
-	size_t body = rows > 3 ? (size_t)rows - 3 : 1;
+	size_t body = rows > 3 ? (size_t)rows - 3 : 1, nnote = 0;
+	static char note[TREE_NOTE_LINES][ROW_MAX];
 	uint64_t max = 0;
 
 	if (cols > ROW_MAX - 1)
@@ -530,6 +628,10 @@ void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines)
 		v->top = v->cursor - body + 1;
 	if (v->top + body > v->nrows)	/* after a resize, fill the screen */
 		v->top = v->nrows > body ? v->nrows - body : 0;
+	/* at the end of a cut tree, the note below it comes into view */
+	if (v->kind == TUI_TREE && (nnote = tree_note(t, v, cols, note)) && v->nrows &&
+	    v->cursor == v->nrows - 1 && v->nrows + nnote > v->top + body && body > nnote)
+		v->top = v->nrows + nnote - body;
 
 	if (v->kind == TUI_FUNCS)
 		for (size_t i = 0; i < t->nnodes; i++) {
@@ -560,14 +662,15 @@ void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines)
 			continue;
 		}
 		if (i >= v->nrows) {
+			size_t k = i - v->nrows - !v->nrows;	/* the note's line, below an empty note */
+
 			if (!v->nrows && r == 0)
 				empty_note(t, v, l, cols);
-			else if (v->kind == TUI_TREE && i == v->nrows && tree_dropped(v))
-				put(l, cols, "  ... %" PRIu64 " more calls of this tree not kept "
-				    "(the sample keeps %zu per tree)", tree_dropped(v), v->call->nr_tree);
+			else if (k < nnote)
+				put(l, cols, "%s", note[k]);
 			else
 				put(l, cols, "%s", "");
-			if (v->kind == TUI_TREE && i == v->nrows && tree_dropped(v))
+			if (k < nnote)
 				l->attr = TUI_A_NOTE;
 			continue;
 		}

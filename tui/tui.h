@@ -44,6 +44,12 @@ struct tui_data {
 	const struct kmag_trace *trace;		/* for task names; may be NULL */
 	const struct kmag_callsample *sample;	/* single calls (finished); NULL when not kept */
 	const char *title;			/* input name and filters */
+	/*
+	 * For the `kmag replay` command that prints a call's whole tree when
+	 * the sample kept part of it: the trace as named on the command line
+	 * (NULL: no command shown), and the --btf/--vmlinux given (or NULL).
+	 */
+	const char *path, *btf, *vmlinux;
 };
 
 enum tui_screen {
@@ -92,6 +98,15 @@ int tui_key(struct tui *t, int key);
  * keeps the cursor in view, so call it after every key and on resize.
  */
 void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines);
+
+/*
+ * The `kmag replay` command that prints @c's whole call tree (its pid, its
+ * function, from its start, as many calls as it made, and the trace), into
+ * @buf; "" when it cannot be said (no path, no timestamps, an entry the trace
+ * lacks). Returns @buf.
+ */
+char *tui_replay_command(const struct tui *t, const struct kmag_sample_call *c, char *buf,
+			 size_t size);
 
 /* For tests and the timing log: the current screen, cursor row, and search text. */
 enum tui_screen tui_screen(const struct tui *t);

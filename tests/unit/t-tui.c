@@ -356,6 +356,56 @@ static void recursion_average(void)
 	teardown(&f);
 }
 
+/*
+ * A call tree the sample cut (2 of its 4 calls kept) ends with a note: how
+ * many calls were left out and the `kmag replay` command that prints them
+ * all (its task, function, start, as many calls as it made, the trace and
+ * the --btf given, quoted for the shell); in the title, how many it made.
+ */
+static void cut_tree_command(void)
+{
+	static const char timed[] =
+		"# tracer: function_graph\n"
+		"#\n"
+		"     5.000100 |   0)    cat-7    |               |  outer() {\n"
+		"     5.000110 |   0)    cat-7    |               |    mid() {\n"
+		"     5.000120 |   0)    cat-7    |   5.000 us    |      a();\n"
+		"     5.000130 |   0)    cat-7    | + 20.000 us   |      b();\n"
+		"     5.000150 |   0)    cat-7    | + 30.000 us   |    }\n"
+		"     5.000200 |   0)    cat-7    | ! 100.000 us  |  }\n";
+	struct kmag_callsample_opts ko = { .slowest = 5, .first = 5, .tree_max = 2, .budget = 100 };
+	const char *path = write_tmp("tui-timed.txt", timed, strlen(timed));
+	struct kmag_err err = { 0 };
+	struct fx f;
+
+	f.t = kmag_trace_open(path, NULL, &err);
+	CHECK(f.t);
+	f.cg = kmag_cg_new(NULL);
+	f.keep = kmag_callsample_new(&ko);
+	CHECK(f.cg && f.keep);
+	CHECK_EQ(kmag_callsample_subscribe(f.keep, kmag_cg_replay(f.cg)), 0);
+	CHECK(kmag_trace_read(f.t, kmag_cg_event_fn, f.cg, &err) >= 0);
+	CHECK_EQ(kmag_cg_finish(f.cg), 0);
+	CHECK_EQ(kmag_callsample_finish(f.keep), 0);
+	f.tui = tui_new(&(struct tui_data){ .cg = f.cg, .st = kmag_trace_symtab(f.t),
+					    .trace = f.t, .sample = f.keep, .title = "t",
+					    .path = "my trace.txt", .btf = "b.btf" });
+	CHECK(f.tui);
+	keys(&f, "gc\n");			/* outer's tree */
+	CHECK(strstr(text[0], "call of outer at 5.000100 s, CPU 0, pid 7: 2 calls of 4 shown"));
+	CHECK(strstr(text[2], "outer() {"));
+	CHECK(strstr(text[3], "mid()"));
+	CHECK(strstr(text[4], "... 2 more calls of this tree not kept (the sample keeps 2 per tree); all of them:"));
+	CHECK_EQ(lines[4].attr, TUI_A_NOTE);
+	CHECK(strstr(text[5], "    kmag replay --pid 7 --function outer --time 5.000100000, --limit 4 --btf b.btf 'my trace.txt'"));
+	/* narrow: the command goes on over lines, cut at spaces */
+	render(&f, ROWS, 40);
+	CHECK(!strcmp(text[5], "    kmag replay --pid 7 --function outer"));
+	CHECK(!strncmp(text[6], "    --time 5.000100000, --limit 4 --btf ", 40));
+	CHECK(!strncmp(text[7], "    b.btf 'my trace.txt'  ", 26));
+	teardown(&f);
+}
+
 const struct test_case tui_tests[] = {
 	{ "table_sorts", table_sorts },
 	{ "callers_and_callees", callers_and_callees },
@@ -364,5 +414,6 @@ const struct test_case tui_tests[] = {
 	{ "help_and_resize", help_and_resize },
 	{ "narrow_and_untimed", narrow_and_untimed },
 	{ "the average of a recursive function is the mean of its calls", recursion_average },
+	{ "a cut tree shows the replay command for all of it", cut_tree_command },
 	TEST_LIST_END,
 };
