@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "config.h"
 #include "kmag/callsample.h"
+#include "kmag/srclines.h"
 #include "tui.h"
 
 static const struct cli_command tui_cmd = {
@@ -45,6 +46,12 @@ static const struct cli_option tui_options[] = {
 			"calls kept per function for each reason: the N\n"
 			"slowest, the first N failing, the first N (default\n"
 			"50, 50 and 20); trees keep up to 2000 calls each"),
+	CLI_BTF_OPTION(so, "the kernel's BTF (a copy of /sys/kernel/btf/vmlinux, or\n"
+			   "a vmlinux): a call tree's arguments named and printed\n"
+			   "as the kernel does (default: the BTF a trace.dat\n"
+			   "stores)"),
+	CLI_VMLINUX_OPTION(so.vmlinux, "the kernel's vmlinux with DWARF: a call's call site\n"
+				       "(funcgraph-retaddr) also as its source line"),
 	CLI_INPUT_OPTIONS_TITLED(so, "\nInput selection (FILE cannot be \"-\": the keys come from standard input):\n"),
 	CLI_SECTION("\n"),
 	CLI_HELP_OPTION,
@@ -82,7 +89,7 @@ static int explore(const struct kmag_session *s, const struct kmag_session_opts 
 					.trace = kmag_session_trace(s),
 					.sample = kmag_session_calls(s), .title = title,
 					.path = kmag_session_name(s), .btf = so->btf_path,
-					.vmlinux = so->vmlinux });
+					.vmlinux = so->vmlinux, .lines = kmag_session_srclines(s) });
 	if (!t)
 		ret = cli_error("out of memory");
 #if KMAG_HAVE_TUI

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kmag/render/callfmt.h"
+#include "kmag/srclines.h"
 #include "render-util.h"
 #include "tui-internal.h"
 
@@ -367,12 +368,11 @@ static void tree_row(struct tui *t, struct tui_view *v, size_t i, struct tui_lin
 		       n->start_ns - root->start_ns : KMAG_DURATION_NONE;
 	const char *vals[] = { dur(off, s, sizeof(s)), dur(n->duration, a, sizeof(a)), r, call };
 
-	if (n->nargs) {	/* as replay and the kernel's text show them (callfmt.h) */
-		struct kmag_call c = { .nargs = n->nargs };
+	if (n->nargs) {	/* as replay and the kernel's text show them (callfmt.h), BTF's too */
+		struct kmag_call c = { .func = n->func, .nargs = n->nargs };
 
 		memcpy(c.args, n->args, n->nargs * sizeof(*n->args));
-		kmag_fmt_args(args, sizeof(args), &c,
-			      t->d.trace ? kmag_trace_arg_names(t->d.trace, n->func) : NULL);
+		kmag_fmt_trace_args(args, sizeof(args), &c, t->d.trace);
 	}
 	if (strlen(retstr(n, r, sizeof(r))) > 8) {	/* an address: after the call */
 		snprintf(rtail, sizeof(rtail), " = %s", r);
@@ -541,10 +541,21 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 	case TUI_TREE:
 		site[0] = 0;
 		if (v->call->tree[0].caller != KMAG_FUNC_NONE) {
+			size_t k;
+
 			strcpy(site, ", from ");
 			kmag_fmt_call_site(site + 7, sizeof(site) - 7,
 					   tui_func_name(t, v->call->tree[0].caller),
 					   v->call->tree[0].caller_off);
+			k = strlen(site);
+			/* with --vmlinux, its source line too, as replay shows it */
+			if (t->d.lines && k + 4 < sizeof(site) &&
+			    kmag_srclines_call_site(t->d.lines, tui_func_name(t, v->call->tree[0].caller),
+						    v->call->tree[0].caller_off, site + k + 2,
+						    sizeof(site) - k - 3)) {
+				memcpy(site + k, " (", 2);
+				strcat(site, ")");
+			}
 		}
 		if (dropped)
 			snprintf(more, sizeof(more), " of %" PRIu64 " shown (all: the command at the end)",

@@ -50,6 +50,7 @@ struct tui_data {
 	 * (NULL: no command shown), and the --btf/--vmlinux given (or NULL).
 	 */
 	const char *path, *btf, *vmlinux;
+	struct kmag_srclines *lines;		/* call sites to source lines (--vmlinux), or NULL */
 };
 
 enum tui_screen {
@@ -81,6 +82,7 @@ struct tui_line {
 };
 
 struct tui;
+struct kmag_srclines;
 
 /* A model at the function table sorted by total time (calls without times). NULL on ENOMEM. */
 struct tui *tui_new(const struct tui_data *d);
