@@ -57,15 +57,18 @@ const struct kmag_symtab *kmag_merge_symtab(const struct kmag_merge *m);
 /*
  * What was summed: a profile (no times: clocks of different machines do not
  * compare), its tracer, events and losses, its recordings; uname is theirs
- * when all name one kernel release, else NULL (kmag_merge_kernels()).
+ * when no two name different kernel releases (an input that names none, a
+ * text trace, differs from none: kmag_uname_differ(), as diff decides), else
+ * NULL (kmag_merge_kernels()); NULL too when none names one.
  */
 const struct kmag_trace_info *kmag_merge_info(const struct kmag_merge *m);
 /* The source files the inputs named (for a report's srcline hook), or NULL. */
 struct kmag_srcloc *kmag_merge_srcloc(const struct kmag_merge *m);
 /*
- * When the recordings come from different kernel releases: true, and @buf
- * holds each release with its inputs, "6.1.0-56 (a.json, b.dat); 6.19.0
- * (c.dat)" (cut to @size); else false.
+ * When two recordings name different kernel releases (kmag_uname_differ():
+ * one that names none differs from none): true, and @buf holds each release
+ * with its inputs, "6.1.0-56 (a.json, b.dat); 6.19.0 (c.dat); unknown
+ * (d.txt)" (cut to @size); else false.
  */
 bool kmag_merge_kernels(const struct kmag_merge *m, char *buf, size_t size);
 

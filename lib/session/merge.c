@@ -226,8 +226,10 @@ bool kmag_merge_kernels(const struct kmag_merge *m, char *buf, size_t size)
 	char a[128];
 
 #define PUT(...) (len += (size_t)snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
-	for (i = 1; i < m->nr_src; i++)
-		differ |= !same_release(m->src[0].uname, m->src[i].uname);
+	/* the rule diff follows: an input that names no kernel differs from none */
+	for (i = 0; i < m->nr_src; i++)
+		for (j = i + 1; j < m->nr_src; j++)
+			differ |= kmag_uname_differ(m->src[i].uname, m->src[j].uname);
 	if (!differ || !size)
 		return differ;
 	/* one group per kernel, in first-seen order */
@@ -249,6 +251,19 @@ bool kmag_merge_kernels(const struct kmag_merge *m, char *buf, size_t size)
 	return true;
 }
 
+/* The uname of the first input that names its kernel (they all name the same), or NULL. */
+static const char *shared_uname(const struct kmag_merge *m)
+{
+	char rel[128];
+	size_t i;
+
+	for (i = 0; i < m->nr_src; i++)
+		if (m->src[i].uname &&
+		    strcmp(kmag_uname_release(m->src[i].uname, rel, sizeof(rel)), "unknown"))
+			return m->src[i].uname;
+	return NULL;
+}
+
 int kmag_merge_finish(struct kmag_merge *m, struct kmag_err *err)
 {
 	char note[8];
@@ -260,8 +275,7 @@ int kmag_merge_finish(struct kmag_merge *m, struct kmag_err *err)
 	m->info.lost_unattributed = m->info.lost;
 	m->info.sources = m->src;
 	m->info.nr_sources = m->nr_src;
-	m->info.uname = kmag_merge_kernels(m, note, sizeof(note)) || !m->nr_src ? NULL :
-			m->src[0].uname;
+	m->info.uname = kmag_merge_kernels(m, note, sizeof(note)) ? NULL : shared_uname(m);
 	m->info.has_durations = kmag_cg_summary(m->cg)->has_time;
 	if (m->files && !(m->loc = kmag_srcloc_new(m->files, m->st)))
 		return nomem(err);

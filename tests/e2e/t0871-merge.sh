@@ -49,6 +49,16 @@ assert d['uname'] is None, d['uname']
 assert len(k) == 2 and k[0] == '6.1.0-56-cloud-amd64' and k[1].startswith('6.12.'), k"
 t_ok "same kernel: no note" "$KMAG" merge -o /dev/null "$A" "$B"
 t_eq "same kernel: stderr empty" "" "$(cat ok.err)"
+# a text trace names no kernel: nothing says it differs, as diff decides (kmag_uname_differ())
+TX=$(fixture_trace fg-text.txt)
+t_ok "diff of a 6.1 trace and a text trace without a kernel" "$KMAG" diff -F json "$A" "$TX"
+t_grep "diff: the kernels do not differ" '"kernels_differ": false' ok.out
+t_ok "merge of a text trace (no kernel) and a 6.1 trace" "$KMAG" merge -o tx.json "$TX" "$A"
+t_eq "merge: no note either, stderr empty" "" "$(cat ok.err)"
+t_grep "merge: the profile names the one kernel named" '"uname": "Linux kmag-vm 6\.1\.0-56-cloud-amd64' tx.json
+t_ok "merge of a text trace and two kernels" "$KMAG" merge -o /dev/null "$TX" "$A" "$C"
+t_grep "the note names both kernels, and the input that names none" \
+	'^kmag: note: .*unknown \(.*fg-text\.txt\); 6\.1\.0-56-cloud-amd64 \(.*fg-filtered\.dat\); 6\.12\.[^ ]* \(.*fg-filtered-6\.12-v6\.dat\)$' ok.err
 
 # the profile reads back wherever a trace is read
 t_ok "report of the merge" "$KMAG" report abc.json
