@@ -74,8 +74,13 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 	}
 	else
 		fputs("# " KMAG_ERRORS_UNTYPED_NOTE "\n", out);
-	fprintf(out, "# %" PRIu64 " calls returned an error; %" PRIu64 " of them where it was born\n",
-		s->error_returns, s->origins);
+	if (s->errnum)	/* --errno */
+		fprintf(out, "# %" PRIu64 " calls returned an error; %" PRIu64 " of them where -%d%s%s was born\n",
+			s->error_returns, s->origins, s->errnum, kmag_errno_name(s->errnum) ? " " : "",
+			kmag_errno_name(s->errnum) ? kmag_errno_name(s->errnum) : "");
+	else
+		fprintf(out, "# %" PRIu64 " calls returned an error; %" PRIu64 " of them where it was born\n",
+			s->error_returns, s->origins);
 	if (!n) {
 		fputs("no call returned an error\n", out);
 		return;

@@ -84,6 +84,7 @@ struct kmag_errors_stats {
 					   (void, bool, unsigned, pointers that are no ERR_PTR) */
 	uint64_t untyped_returns;	/* error returns of functions whose type is unknown */
 	bool types;			/* return types were given (kmag_errors_set_types()) */
+	int errnum;			/* origins only of it (kmag_errors_set_errno()); 0: all */
 };
 
 /*

@@ -404,6 +404,7 @@ void kmag_errors_free(struct kmag_errors *e)
 void kmag_errors_set_errno(struct kmag_errors *e, int errnum)
 {
 	e->only = errnum > 0 ? errnum : 0;
+	e->stats.errnum = e->only;
 }
 
 void kmag_errors_set_types(struct kmag_errors *e, kmag_errors_type_fn fn, void *ctx)

@@ -78,6 +78,8 @@ t_eq "errors: only EEXIST's origins" "EEXIST filename_create;EEXIST lookup_one_q
 import json, sys
 for g in sorted(json.load(open(sys.argv[1]))["groups"], key=lambda g: g["origin"]):
     print(g["errname"], g["origin"])' "$T/ok.out" | tr '\n' ';')"
+t_ok "errors --errno EEXIST (text)" "$KMAG" errors --errno EEXIST "$R"
+t_grep "errors: the header says whose origins it lists" '^# [0-9]+ calls returned an error; 3 of them where -17 EEXIST was born$' "$T/ok.out"
 t_ok "errors (all)" "$KMAG" errors -F json "$R"
 t_eq "errors without --errno: more errnos than one" yes "$(python3 -c '
 import json, sys
