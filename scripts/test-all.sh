@@ -34,6 +34,13 @@ fail_setup() { echo "test-all: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 log "installing packages"
 scripts/deps.sh --test || fail_setup "package installation failed"
 
+# the host recording tests (tests/e2e/*-host.sh) need tracefs, which a fresh
+# machine may not have mounted: without it they skip
+if [ "$(id -u)" = 0 ] && ! grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		echo "test-all: cannot mount tracefs at /sys/kernel/tracing: the host recording tests skip" >&2
+fi
+
 LOGS=()
 run_suite() {	# run_suite BUILDDIR NAME [meson test args...]
 	local dir=$1 name=$2; shift 2
