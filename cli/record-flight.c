@@ -105,23 +105,30 @@ static void fmt_size(char *buf, size_t size, uint64_t b)
 	snprintf(buf, size, v == (double)(uint64_t)v ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
+/* One write: the traced command is already running and prints to the same terminal. */
 static void announce_flight(const struct cli_flight *fl)
 {
-	char size[32], after[32];
-	size_t i;
+	char size[32], after[32], *line = NULL;
+	size_t i, len = 0;
+	FILE *m = open_memstream(&line, &len);
 
+	if (!m)
+		return;
 	fmt_size(size, sizeof(size), fl->o->flight_bytes);
-	fprintf(stderr, "kmag: flight recorder: keeping the newest %s of compressed trace next to %s",
+	fprintf(m, "kmag: flight recorder: keeping the newest %s of compressed trace next to %s",
 		size, fl->o->output);
 	if (!fl->o->nr_triggers) {
-		fprintf(stderr, "; it goes to %s when the recording stops\n", fl->o->output);
-		return;
+		fprintf(m, "; it goes to %s when the recording stops\n", fl->o->output);
+	} else {
+		fmt_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
+		fprintf(m, "; watching ");
+		for (i = 0; i < fl->o->nr_triggers; i++)
+			fprintf(m, "%s%s", i ? ", " : "", fl->o->triggers[i]);
+		fprintf(m, "; a snapshot goes to %s %s after one fires\n", fl->o->output, after);
 	}
-	fmt_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
-	fprintf(stderr, "; watching ");
-	for (i = 0; i < fl->o->nr_triggers; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", fl->o->triggers[i]);
-	fprintf(stderr, "; a snapshot goes to %s %s after one fires\n", fl->o->output, after);
+	if (fclose(m) == 0)
+		fputs(line, stderr);
+	free(line);
 }
 
 static void show_live(struct cli_live *lv, const struct kmag_rec_progress *p)
@@ -155,7 +162,7 @@ static void print_fire(struct kmag_recorder *r, uint64_t seq, const struct cli_f
 
 static void print_snapshot(const struct kmag_rec_snapshot *s)
 {
-	char size[32], ev[32], lost[64] = "no events lost";
+	char size[32], ev[32], lost[64] = "no events lost", around[96] = "";
 
 	cli_human_bytes(size, sizeof(size), (double)s->file_size);
 	kmag_fmt_count(ev, sizeof(ev), s->events);
@@ -169,17 +176,24 @@ static void print_snapshot(const struct kmag_rec_snapshot *s)
 		fprintf(stderr, "kmag: wrote %s: %s, no events\n", s->path, size);
 		return;
 	}
-	fprintf(stderr, "kmag: wrote %s: %s, %.6f .. %.6f s (%.1f s", s->path, size,
-		(double)s->first_ts / 1e9, (double)s->last_ts / 1e9,
-		(double)(s->last_ts - s->first_ts) / 1e9);
-	if (s->triggered)
-		fprintf(stderr, ": %.1f s before the trigger, %.1f s after",
-			s->fire.ts > s->first_ts ? (double)(s->fire.ts - s->first_ts) / 1e9 : 0.0,
-			s->last_ts > s->fire.ts ? (double)(s->last_ts - s->fire.ts) / 1e9 : 0.0);
-	fprintf(stderr, "), %s events, %s\n", ev, lost);
+	/* one write: with --snapshots the traced command goes on printing */
+	if (s->triggered && s->fire.ts < s->first_ts)
+		snprintf(around, sizeof(around), ": it starts %.1f s after the trigger",
+			 (double)(s->first_ts - s->fire.ts) / 1e9);
+	else if (s->triggered)
+		snprintf(around, sizeof(around), ": %.1f s before the trigger, %.1f s after",
+			 s->fire.ts > s->first_ts ? (double)(s->fire.ts - s->first_ts) / 1e9 : 0.0,
+			 s->last_ts > s->fire.ts ? (double)(s->last_ts - s->fire.ts) / 1e9 : 0.0);
+	fprintf(stderr, "kmag: wrote %s: %s, %.6f .. %.6f s (%.1f s%s), %s events, %s\n", s->path,
+		size, (double)s->first_ts / 1e9, (double)s->last_ts / 1e9,
+		(double)(s->last_ts - s->first_ts) / 1e9, around, ev, lost);
 	if (!s->triggered)
 		return;
-	if (s->fire.event && !s->fire.root)
+	if (s->fire.ts < s->first_ts)
+		/* the watcher runs behind the recording when the CPUs are busy (flight-watch.c) */
+		fprintf(stderr, "kmag:   it does not hold the %s that fired: the rings had dropped it before the trigger watcher, running behind, saw it; give --flight more room or trace less\n",
+			s->fire.event ? "event" : "call");
+	else if (s->fire.event && !s->fire.root)
 		fprintf(stderr, "kmag:   it holds the event (no traced call was open on its task)\n");
 	else if (s->chain_whole)
 		fprintf(stderr, "kmag:   it holds %s, entry to exit\n",

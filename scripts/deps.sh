@@ -15,6 +15,8 @@ test_pkgs=(trace-cmd python3 xz-utils zstd file
 	clang libclang-rt-dev valgrind elfutils binutils zsh)
 # BTF read independently of kmag (t0886)
 test_pkgs+=(bpftool)
+# each of the flight recorder's lines in one write (t0303)
+test_pkgs+=(strace)
 # explorer/flame/diff tests: Graphviz's dot, and the browser tests (Debian's
 # chromium driven by playwright-core, which the test installs with npm ci)
 test_pkgs+=(graphviz chromium)

@@ -106,8 +106,15 @@ t_eq "ev: only the file is left" "ev.dat" "$(ls -A "$T/e")"
 same_as_base ev
 
 # --- --snapshots 2 --------------------------------------------------------------
+# under strace where it is installed: the traced command shares the terminal,
+# so each of kmag's lines must reach it in one write, never in pieces
+# (16M: room for seconds of this busy machine's scheduling, so that the trigger
+# watcher, which runs behind the recording while the CPUs are busy, still finds
+# the second trigger's moment in the rings when it sees it)
+ST=()
+command -v strace >/dev/null && ST=(strace -f -qq --seccomp-bpf -s 4096 -e trace=write -o "$T/s.strace")
 mkdir -p "$T/s"
-"$KMAG" record --flight 1M --trigger "$TRIG" --after 200ms --snapshots 2 -t 40 -o "$T/s/s.dat" \
+"${ST[@]}" "$KMAG" record --flight 16M --trigger "$TRIG" --after 200ms --snapshots 2 -t 40 -o "$T/s/s.dat" \
 	>"$T/s.out" 2>"$T/s.log" &
 k=$!
 wait_for '^kmag: flight recorder' "$T/s.log"
@@ -123,6 +130,14 @@ for f in s.dat s.dat.1; do
 	at=$(grep "^kmag: trigger" "$T/s.log" | sed -n "$([ $f = s.dat ] && echo 1 || echo 2)s/.* fired at \([0-9.]*\) s:.*/\1/p")
 	t_grep "snapshots: $f holds its own trigger's switch ($at s)" "\\] +$at: sched_switch: +kmagflt:" <(trace-cmd report "$T/s/$f" 2>/dev/null)
 done
+if [ ${#ST[@]} -gt 0 ]; then
+	t_eq "snapshots: the announcement is one write" 1 \
+		"$(grep -cE 'write\(2, "kmag: flight recorder: keeping .*; watching .*after one fires\\n", ' "$T/s.strace")"
+	t_eq "snapshots: each snapshot's line is one write" 2 \
+		"$(grep -cE 'write\(2, "kmag: wrote [^"]*/s.dat(.1)?: [^"]* events, [^"]*\\n", ' "$T/s.strace")"
+else
+	t_skip "snapshots: lines in one write each" "strace is not installed"
+fi
 same_as_base snapshots
 
 # --- refused ---------------------------------------------------------------------
