@@ -76,7 +76,14 @@
  *     timestamp less its duration (or, earlier, at its first call's start)
  *     and ends at its exit (start_src says which); calls ended without
  *     their exit have no duration and end when found gone. Self time is
- *     the duration less the durations of the calls it made. The two clocks
+ *     the duration less the durations of the calls it made;
+ *   - with the tracer's cost per traced call (kmag_replay_set_cost(), as
+ *     kmag record measures it), a call's duration is the kernel's less that
+ *     cost for every traced call beneath it, never below zero: so its self
+ *     time loses the cost of its direct calls' entries and exits, and sums
+ *     over calls (the call graph, flame graphs, slowest calls, errors) see
+ *     the time the code took without the tracer. kernel_ns keeps the
+ *     kernel's own duration; start, end and slices stay on it. The two clocks
  *     disagree (a VM's by milliseconds), so a call's start + duration can
  *     pass its caller's end: a timeline takes its slices from
  *     kmag_replay_slice(), the one place where calls are nested for display.
@@ -143,7 +150,8 @@ struct kmag_call {
 	uint64_t exit_ns;	/* its exit's timestamp (where trace-cmd and the kernel's
 				   text print its closing line); NO_EXIT: when it was found
 				   gone; KMAG_TS_NONE while open or when the input has no time */
-	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT) */
+	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT); less the
+				   tracer's cost when the replay has one (see kernel_ns) */
 	uint64_t child_ns;	/* sum of the durations of the calls it made */
 	uint64_t id;		/* 1, 2, ... in the order calls were opened */
 	uint64_t parent_id;	/* id of the calling call, 0 when the trace has none */
@@ -159,6 +167,14 @@ struct kmag_call {
 	uint8_t flags;		/* enum kmag_call_flags */
 	uint8_t has_retval;
 	uint8_t start_src;	/* enum kmag_call_start */
+	/*
+	 * The kernel's duration (@duration before the tracer's cost was taken
+	 * off: kmag_replay_set_cost()), KMAG_DURATION_NONE when unknown; and
+	 * the traced calls it made, at every level below it (placeholders
+	 * never named are not counted: the kernel did not trace them).
+	 */
+	uint64_t kernel_ns;
+	uint64_t traced_beneath;
 };
 
 /* Self time of a timed call: its duration less that of the calls it made. */
@@ -237,6 +253,13 @@ void kmag_replay_free(struct kmag_replay *r);
  * -EBUSY once events were fed.
  */
 int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *ops, void *ctx);
+
+/*
+ * Takes @ns off each call's duration for every traced call beneath it (the
+ * tracer's cost per traced call; 0: none, the default), before the first
+ * event. 0 or -EBUSY once events were fed.
+ */
+int kmag_replay_set_cost(struct kmag_replay *r, uint64_t ns);
 
 /* Feeds one event; events must come in time order per task. 0 or the first error. */
 int kmag_replay_add(struct kmag_replay *r, const struct kmag_event *ev);

@@ -70,6 +70,35 @@ struct kmag_trace_source {
 	uint64_t calls;			/* function calls it counted */
 };
 
+/*
+ * What function_graph costs per traced call on the recording machine, as
+ * kmag record measured it (record.h: kmag_record_calibrate()): the time one
+ * more traced call adds to the duration of the call it runs under, its
+ * entry's and its exit's work together. A trace.dat stores it in an option
+ * of its own (id KMAG_TRACEDAT_OPT_TRACER_COST), which trace-cmd skips.
+ */
+struct kmag_tracer_cost {
+	uint64_t ns;		/* ns per traced call, the median of the rounds; 0: none */
+	uint64_t q1_ns, q3_ns;	/* its spread: the quartiles of the rounds */
+	uint64_t entry_ns;	/* of @ns, what the entry costs (the rest is the exit's); 0: unknown */
+	uint32_t rounds;	/* rounds measured */
+	char options[48];	/* the funcgraph options it was measured with ("retval,retaddr"), "" none */
+};
+
+/* The option id (u16) of the tracer's cost in a trace.dat: "KM", far above trace-cmd's (0..25). */
+#define KMAG_TRACEDAT_OPT_TRACER_COST 0x4b4d
+
+/*
+ * @c as the option's text, "ns=312 q1=298 q3=330 entry=140 rounds=15
+ * options=retval,retaddr", into @buf of @size bytes. Returns @buf.
+ */
+const char *kmag_tracer_cost_format(const struct kmag_tracer_cost *c, char *buf, size_t size);
+/*
+ * The text of kmag_tracer_cost_format() (@len bytes, NUL or not) into *@c;
+ * words it does not know are skipped. 0, or -EINVAL (no ns, or a bad number).
+ */
+int kmag_tracer_cost_parse(const char *text, size_t len, struct kmag_tracer_cost *c);
+
 struct kmag_trace_info {
 	enum kmag_input_format format;
 	enum kmag_tracer tracer;
@@ -93,6 +122,8 @@ struct kmag_trace_info {
 	/* A profile's recordings (KMAG_INPUT_PROFILE), else NULL and 0. */
 	const struct kmag_trace_source *sources;
 	size_t nr_sources;
+	/* The tracer's cost as measured at record time (trace.dat), else all zero. */
+	struct kmag_tracer_cost cost;
 };
 
 struct kmag_trace_opts {

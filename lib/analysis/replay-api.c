@@ -59,6 +59,14 @@ int kmag_replay_subscribe(struct kmag_replay *r, const struct kmag_replay_ops *o
 	return 0;
 }
 
+int kmag_replay_set_cost(struct kmag_replay *r, uint64_t ns)
+{
+	if (r->started)
+		return -EBUSY;
+	r->cost_ns = ns;
+	return 0;
+}
+
 const struct kmag_replay_stats *kmag_replay_stats(const struct kmag_replay *r)
 {
 	return &r->st;

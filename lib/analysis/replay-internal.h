@@ -37,6 +37,8 @@ struct frame {
 	uint64_t tl_hi;		/* open: latest end of its calls' slices, 0 = none; once
 				   left: its slice's end */
 	uint64_t tl_first;	/* slice start of the first call it made, UINT64_MAX = none */
+	uint64_t kernel_child;	/* sum of the kernel's durations of the calls it made (the
+				   windows compare them with the kernel's durations) */
 	uint32_t flags;
 	/* then each subscriber's data, at its offset */
 };
@@ -97,6 +99,7 @@ struct kmag_replay {
 	uint32_t holding[MAX_HOLDING];	/* tasks (indexes) holding an interrupt's window */
 	size_t nr_holding;
 	uint64_t next_id;
+	uint64_t cost_ns;		/* the tracer's cost per traced call, subtracted; 0: none */
 	bool started;
 	struct kmag_replay_stats st;
 };

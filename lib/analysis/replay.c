@@ -87,7 +87,7 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->call = (struct kmag_call){
 		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
 		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .exit_ns = KMAG_TS_NONE,
-		.duration = KMAG_DURATION_NONE,
+		.duration = KMAG_DURATION_NONE, .kernel_ns = KMAG_DURATION_NONE,
 		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
 		.caller = KMAG_FUNC_NONE, .caller_off = KMAG_OFF_NONE, .start_src = KMAG_START_NONE,
 	};
@@ -96,6 +96,7 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->tl_lo = !p ? t->root_tl_end : max64(p->tl_lo, p->tl_hi);
 	f->tl_hi = 0;
 	f->tl_first = UINT64_MAX;
+	f->kernel_child = 0;
 	f->flags = 0;
 	/* the subscribers' data starts zeroed */
 	memset(f + 1, 0, r->stride - sizeof(*f));
@@ -117,6 +118,14 @@ static void frame_name(struct kmag_replay *r, struct task *t, struct frame *f, k
 			}
 	f->active |= bit;
 	r->st.calls++;
+}
+
+/* @dur less @cost for each of @n traced calls, never below zero. */
+static inline uint64_t correct(uint64_t dur, uint64_t cost, uint64_t n)
+{
+	if (n && cost > dur / n)
+		return 0;
+	return dur - cost * n;
 }
 
 /*
@@ -164,6 +173,7 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 
 	c->flags |= flags;
 	c->duration = dur;
+	c->kernel_ns = dur;
 	c->exit_ns = exit_ts;
 	if (c->flags & KMAG_CALL_NO_ENTRY) {
 		/* no entry: it ended at its exit, and began its duration earlier */
@@ -183,13 +193,20 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 		c->end_ns = exit_ts;
 	}
 	frame_slice(f);
+	/* the tracer's cost of the traced calls beneath it is not the call's time */
+	if (r->cost_ns && dur != KMAG_DURATION_NONE)
+		c->duration = correct(dur, r->cost_ns, c->traced_beneath);
 	f->flags |= FR_LEFT;
 	if ((flags & KMAG_CALL_NO_EXIT) && !(f->flags & FR_PLACEHOLDER))
 		r->st.unfinished_entries++;	/* a placeholder had no entry to finish */
 	/* an enclosing call that is not its caller (levels are missing) still ran it */
 	if (p) {
-		if (dur != KMAG_DURATION_NONE)
-			p->call.child_ns += dur;
+		/* a placeholder never named is a level the kernel did not trace */
+		p->call.traced_beneath += c->traced_beneath + (c->func != KMAG_FUNC_NONE);
+		if (dur != KMAG_DURATION_NONE) {
+			p->call.child_ns += c->duration;
+			p->kernel_child += dur;
+		}
 		if (f->tl_lo != KMAG_TS_NONE) {
 			p->tl_hi = f->tl_hi;
 			if (p->tl_first == UINT64_MAX)

@@ -372,6 +372,7 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 						 "none";
 	t->info.clock = td->top.clock ? td->top.clock : td->clock;
 	t->info.uname = td->uname;
+	t->info.cost = td->cost;
 	t->btf = td->btf.size ? td->btf.data : NULL;
 	t->btf_size = td->btf.size;
 	t->info.has_timestamps = true;

@@ -2,14 +2,99 @@
 /*
  * trace-common.c - the reader state every input fills: per-CPU info slots,
  * the pid -> comm and argument-name tables, the recorder's per-CPU stats
- * text, the progress hook, and the names of formats and tracers (trace.c and
+ * text, the progress hook, the tracer's cost as a trace.dat option's text,
+ * and the names of formats and tracers (trace.c and
  * the inputs use them; they call no file that calls them).
  */
 #define PR_DOMAIN "trace"
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace-internal.h"
+
+const char *kmag_tracer_cost_format(const struct kmag_tracer_cost *c, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "ns=%" PRIu64 " q1=%" PRIu64 " q3=%" PRIu64 " entry=%" PRIu64 " rounds=%u options=%s",
+		 c->ns, c->q1_ns, c->q3_ns, c->entry_ns, c->rounds, c->options[0] ? c->options : "-");
+	return buf;
+}
+
+/* One "key=value" word of the tracer's cost into @c. 0 or -EINVAL. */
+static int cost_word(const char *w, size_t n, struct kmag_tracer_cost *c)
+{
+	static const char *const keys[] = { "ns", "q1", "q3", "entry", "rounds" };
+	const char *eq = memchr(w, '=', n);
+	size_t k, klen;
+	char num[24], *end;
+	unsigned long long v;
+
+	if (!eq)
+		return 0;
+	klen = (size_t)(eq - w);
+	if (klen == 7 && !memcmp(w, "options", 7)) {
+		n -= 8;
+		if (n >= sizeof(c->options))
+			return -EINVAL;
+		memcpy(c->options, eq + 1, n);
+		c->options[n] = 0;
+		if (!strcmp(c->options, "-"))
+			c->options[0] = 0;
+		return 0;
+	}
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (strlen(keys[k]) == klen && !memcmp(w, keys[k], klen))
+			break;
+	if (k == sizeof(keys) / sizeof(keys[0]))
+		return 0;	/* a word a later kmag writes */
+	n -= klen + 1;
+	if (!n || n >= sizeof(num) || eq[1] < '0' || eq[1] > '9')
+		return -EINVAL;
+	memcpy(num, eq + 1, n);
+	num[n] = 0;
+	errno = 0;
+	v = strtoull(num, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	switch (k) {
+	case 0: c->ns = v; break;
+	case 1: c->q1_ns = v; break;
+	case 2: c->q3_ns = v; break;
+	case 3: c->entry_ns = v; break;
+	default:
+		if (v > UINT32_MAX)
+			return -EINVAL;
+		c->rounds = (uint32_t)v;
+	}
+	return 0;
+}
+
+int kmag_tracer_cost_parse(const char *text, size_t len, struct kmag_tracer_cost *c)
+{
+	size_t i = 0, j;
+
+	memset(c, 0, sizeof(*c));
+	len = strnlen(text, len);
+	while (i < len) {
+		while (i < len && (text[i] == ' ' || text[i] == '\n'))
+			i++;
+		for (j = i; j < len && text[j] != ' ' && text[j] != '\n'; j++)
+			;
+		if (j > i && cost_word(text + i, j - i, c)) {
+			memset(c, 0, sizeof(*c));
+			return -EINVAL;
+		}
+		i = j;
+	}
+	if (!c->ns) {
+		memset(c, 0, sizeof(*c));
+		return -EINVAL;
+	}
+	return 0;
+}
 
 struct kmag_cpu_info *kmag__trace_cpu(struct kmag_trace *t, int cpu)
 {

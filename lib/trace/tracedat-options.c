@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tracedat-options.c - the trace.dat option records (v6 options section, v7
- * OPTIONS sections): clock, time offsets, uname, CPU count and stats, and the
+ * OPTIONS sections): clock, time offsets, uname, CPU count and stats, the
+ * tracer's cost kmag record measured, and the
  * v7 BUFFER options that locate each CPU's data. Split from tracedat-read.c,
  * which walks the container and calls kmag__tracedat_option() per option.
  */
@@ -182,6 +183,11 @@ int kmag__tracedat_option(struct tracedat *td, uint16_t id, const uint8_t *data,
 	case TD_OPT_BTF_FILE:
 		if (secs && size >= 8)
 			secs->off[id] = td_get64(td, data);
+		break;
+	case KMAG_TRACEDAT_OPT_TRACER_COST:
+		/* a malformed one is no cost: the times stay the kernel's */
+		if (kmag_tracer_cost_parse((const char *)data, size, &td->cost))
+			pr_debug("tracer cost option not understood: ignored\n");
 		break;
 	default:
 		break;	/* options kmag has no use for are skipped, as trace-cmd does */

@@ -28,6 +28,7 @@
 #include <zstd.h>
 
 #include "internal.h"
+#include "kmag/trace.h"
 #include "tracedat-format.h"
 #include "tracedat-write.h"
 
@@ -523,6 +524,8 @@ static int add_common_options(struct tdw *w, const struct tdw_tail *t)
 		ret = add_string_option(w, TD_OPT_CPUSTAT, t->cpustats[i]);
 	if (!ret && t->last_boot_info)
 		ret = add_string_option(w, TD_OPT_LAST_BOOT_INFO, t->last_boot_info);
+	if (!ret && t->tracer_cost)
+		ret = add_string_option(w, KMAG_TRACEDAT_OPT_TRACER_COST, t->tracer_cost);
 	return ret;
 }
 

@@ -88,6 +88,8 @@ struct tdw_tail {
 	 * instance's last_boot_info), or NULL.
 	 */
 	const char *last_boot_info;
+	/* The tracer's cost per traced call (kmag_tracer_cost_format()'s text), or NULL. */
+	const char *tracer_cost;
 	/*
 	 * Release the source blocks once copied (fallocate PUNCH_HOLE), so a
 	 * file can be assembled on a full disk from the data that filled it.

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "kmag/kmag.h"
+#include "kmag/trace.h"
 #include "tracedat-format.h"
 #include "util/endian.h"
 
@@ -70,6 +71,7 @@ struct tracedat {
 	char *clock;		/* from TRACECLOCK */
 	char *uname;
 	char *tracer_version;	/* VERSION option */
+	struct kmag_tracer_cost cost;	/* KMAG_TRACEDAT_OPT_TRACER_COST option, or zero */
 	int64_t ts_offset;	/* DATE/OFFSET corrections, ns */
 
 	struct td_buffer top;	/* the top instance's flyrecord data */

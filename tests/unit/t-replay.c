@@ -435,6 +435,83 @@ static void subscribers_join_before_the_first_event(void)
 	kmag_replay_free(r);
 }
 
+/*
+ * The tracer's cost: a (1000) { b (400) { c (50) d (60) } e (100) f (30) },
+ * then g (100) { h (1) h (1) h (1) }, at 40 ns per traced call; the values
+ * worked out by hand: a has 5 traced calls beneath it, b 2, g 3.
+ */
+static void the_tracers_cost_is_taken_off(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_replay(&g);
+	const struct kmag_call *a, *b, *gg;
+
+	CHECK_EQ(kmag_replay_set_cost(r, 40), 0);
+	ev(r, ENTRY, 7, 0, 1, 1000, NODUR);
+	ev(r, ENTRY, 7, 1, 2, 1010, NODUR);
+	ev(r, ENTRY, 7, 2, 3, 1020, NODUR);
+	ev(r, EXIT, 7, 2, 3, 1070, 50);
+	ev(r, ENTRY, 7, 2, 4, 1080, NODUR);
+	ev(r, EXIT, 7, 2, 4, 1140, 60);
+	ev(r, EXIT, 7, 1, 2, 1410, 400);
+	ev(r, ENTRY, 7, 1, 5, 1500, NODUR);
+	ev(r, EXIT, 7, 1, 5, 1600, 100);
+	ev(r, ENTRY, 7, 1, 6, 1700, NODUR);
+	ev(r, EXIT, 7, 1, 6, 1730, 30);
+	ev(r, EXIT, 7, 0, 1, 2000, 1000);
+	ev(r, ENTRY, 7, 0, 8, 3000, NODUR);
+	for (int i = 0; i < 3; i++) {
+		ev(r, ENTRY, 7, 1, 9, 3010 + 10 * (uint64_t)i, NODUR);
+		ev(r, EXIT, 7, 1, 9, 3011 + 10 * (uint64_t)i, 1);
+	}
+	ev(r, EXIT, 7, 0, 8, 3100, 100);
+	CHECK_EQ(kmag_replay_finish(r, 4000), 0);
+	CHECK_EQ(g.n, 10);
+	/* leaves: nothing beneath, nothing taken off */
+	CHECK_EQ(g.c[0].func, 3);
+	CHECK_EQ(g.c[0].duration, 50);
+	CHECK_EQ(g.c[0].traced_beneath, 0);
+	b = &g.c[2];
+	CHECK_EQ(b->func, 2);
+	CHECK_EQ(b->traced_beneath, 2);
+	CHECK_EQ(b->kernel_ns, 400);
+	CHECK_EQ(b->duration, 400 - 2 * 40);
+	CHECK_EQ(kmag_call_self(b), 400 - 110 - 2 * 40);	/* 2 direct calls */
+	a = &g.c[5];
+	CHECK_EQ(a->func, 1);
+	CHECK_EQ(a->traced_beneath, 5);
+	CHECK_EQ(a->kernel_ns, 1000);
+	CHECK_EQ(a->duration, 800);
+	CHECK_EQ(a->child_ns, 320 + 100 + 30);
+	CHECK_EQ(kmag_call_self(a), 1000 - 530 - 3 * 40);	/* 3 direct calls */
+	/* start, end and the slice stay on the kernel's clock and duration */
+	CHECK_EQ(a->start_ns, 1000);
+	CHECK_EQ(a->end_ns, 2000);
+	CHECK_EQ(g.slice[5][1], 2000);
+	/* never below zero */
+	gg = &g.c[9];
+	CHECK_EQ(gg->func, 8);
+	CHECK_EQ(gg->traced_beneath, 3);
+	CHECK_EQ(gg->kernel_ns, 100);
+	CHECK_EQ(gg->duration, 0);
+	CHECK_EQ(kmag_call_self(gg), 0);
+	kmag_replay_free(r);
+
+	/* without a cost, the kernel's durations */
+	g.n = 0;
+	r = new_replay(&g);
+	ev(r, ENTRY, 7, 0, 1, 1000, NODUR);
+	ev(r, ENTRY, 7, 1, 2, 1010, NODUR);
+	ev(r, EXIT, 7, 1, 2, 1410, 400);
+	ev(r, EXIT, 7, 0, 1, 2000, 1000);
+	CHECK_EQ(kmag_replay_finish(r, 4000), 0);
+	CHECK_EQ(g.c[1].traced_beneath, 1);
+	CHECK_EQ(g.c[1].duration, 1000);
+	CHECK_EQ(g.c[1].kernel_ns, 1000);
+	CHECK_EQ(kmag_replay_set_cost(r, 40), -EBUSY);
+	kmag_replay_free(r);
+}
+
 const struct test_case replay_tests[] = {
 	{ "calls nest, lost exits and entries", nesting_and_gaps },
 	{ "a sibling ends a call whose exit is lost", entry_without_exit_is_closed_by_a_sibling },
@@ -448,5 +525,6 @@ const struct test_case replay_tests[] = {
 	{ "idle tasks have a stack per CPU", idle_tasks_have_a_stack_per_cpu },
 	{ "recursion, self time and the open calls", recursion_and_open_calls },
 	{ "subscribers join before the first event", subscribers_join_before_the_first_event },
+	{ "the tracer's cost per traced call is taken off", the_tracers_cost_is_taken_off },
 	TEST_LIST_END,
 };

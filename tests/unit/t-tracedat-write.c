@@ -215,6 +215,7 @@ static void write_and_check(int version, bool compress)
 		.uname = "Linux test 6.1.0 x86_64", .version = "kmag test",
 		.cpustats = stats, .nr_cpustats = 3,
 		.btf = { (const char *)fake_btf, sizeof(fake_btf) },
+		.tracer_cost = "ns=312 q1=298 q3=330 entry=140 rounds=15 options=retval,retaddr",
 	};
 	enum kmag_reader readers[] = { KMAG_READER_BUILTIN, KMAG_READER_LIBTRACECMD };
 	struct kmag_err err = { 0 };
@@ -274,6 +275,13 @@ static void write_and_check(int version, bool compress)
 			CHECK(info->cpus[2].has_stats);
 			CHECK_EQ(info->cpus[2].stat_overrun, 17);
 			CHECK_STREQ(info->uname, "Linux test 6.1.0 x86_64");
+			/* the tracer's cost, in an option of kmag's own */
+			CHECK_EQ(info->cost.ns, 312);
+			CHECK_EQ(info->cost.q1_ns, 298);
+			CHECK_EQ(info->cost.q3_ns, 330);
+			CHECK_EQ(info->cost.entry_ns, 140);
+			CHECK_EQ(info->cost.rounds, 15);
+			CHECK_STREQ(info->cost.options, "retval,retaddr");
 		}
 		{
 			/* v7 stores the BTF as trace-cmd 3.4 does; v6 has no place for it */
@@ -293,7 +301,8 @@ static void write_and_check(int version, bool compress)
 	}
 	if (version == 7 && !compress)
 		check_btf_layout(path);
-	/* trace-cmd 3.1.6 knows no BTF_FILE option: it must skip it without a word */
+	/* trace-cmd 3.1.6 knows no BTF_FILE option, nor kmag's tracer cost: it must skip them
+	   without a word */
 	check_with_trace_cmd(path, 25 * 30 + 2 * 5, 25 + 2);
 }
 
