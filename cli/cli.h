@@ -61,6 +61,7 @@ int cli_opt_reader(const struct cli_option *o, void *value, const char *arg, con
 int cli_opt_threads(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --min-duration DUR into a uint64_t of nanoseconds (above 0) */
 int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, const char *cmd);
+int cli_opt_overhead(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --btf FILE, where this build reads BTF */
 int cli_opt_btf(const struct cli_option *o, void *value, const char *arg, const char *cmd);
 /* --vmlinux FILE, where this build reads DWARF */
@@ -97,7 +98,20 @@ int cli_opt_color(const struct cli_option *o, void *value, const char *arg, cons
 		 "skipping it with a warning and reading on"),                                 \
 	CLI_OPTION(0, "threads", "N", cli_opt_threads, so.threads, unsigned *,                   \
 		   "threads that read a trace.dat (default: $KMAG_THREADS,\n"                  \
-		   "else one per online CPU); the output is the same")
+		   "else one per online CPU); the output is the same"),                        \
+	CLI_TIMES_OPTIONS(so)
+/*
+ * --raw-times, --overhead: the tracer's cost per traced call taken off the
+ * durations (kmag_session_opts.raw_times, .overhead_ns)
+ */
+#define CLI_TIMES_OPTIONS(so)                                                                  \
+	CLI_FLAG(0, "raw-times", so.raw_times,                                                  \
+		 "the kernel's durations, the tracer's own cost included\n"                     \
+		 "(default: less the cost kmag record measured, if any)"),                    \
+	CLI_OPTION(0, "overhead", "NS", cli_opt_overhead, so.overhead_ns, uint64_t *,           \
+		   "take NS ns off a call's duration per traced call\n"                        \
+		   "beneath it (a trace that carries no measured cost:\n"                      \
+		   "trace-cmd's; or to override it)")
 
 /* --min-duration, for the commands that show one call graph (report, visualize) */
 #define CLI_MIN_DURATION_OPTION(so)                                                            \
@@ -144,6 +158,14 @@ int cli_session_open(const char *cmd, const struct kmag_session_opts *so,
  * caller to explain from its tap.
  */
 int cli_session_read(struct kmag_session *s);
+/*
+ * @filters (a title's, e.g. kmag_session_filters()) followed by the line
+ * saying the times are corrected for the tracer's cost (kmag_session_times()),
+ * "; "-separated, into @buf of @len bytes. Returns @buf, or @filters when
+ * there is no such line.
+ */
+const char *cli_title_times(const struct kmag_session *s, const char *filters, char *buf,
+			    size_t len);
 /* cli_session_open() and cli_session_read(); on failure *@out is freed and NULL. */
 int cli_session_load(const char *cmd, const struct kmag_session_opts *so,
 		     struct kmag_session **out);

@@ -163,14 +163,28 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r,
 	return kmag_diff_text(out, r);
 }
 
+/* A's filters, and the tracer's cost taken off A's and B's times (each its own). */
+static const char *diff_title(struct kmag_session *const sab[2], char *buf, size_t len)
+{
+	const char *ta = kmag_session_times(sab[0]), *tb = kmag_session_times(sab[1]);
+	const char *f = kmag_session_filters(sab[0]);
+
+	if (!strcmp(ta, tb))
+		return cli_title_times(sab[0], f, buf, len);
+	snprintf(buf, len, "%s%sA: %s; B: %s", f, f[0] ? "; " : "",
+		 ta[0] ? ta : "the kernel's times", tb[0] ? tb : "the kernel's times");
+	return buf;
+}
+
 /* What changed from A to B, in the format asked for; returns the exit code. */
 static int write_diff(const struct diff_args *a, struct kmag_session *const sab[2], bool tty)
 {
+	char title[1600];
 	struct kmag_diff_report r = {
 		.info_a = kmag_session_info(sab[0]), .info_b = kmag_session_info(sab[1]),
 		.input_a = kmag_session_name(sab[0]),	/* "standard input" for "-" */
 		.input_b = kmag_session_name(sab[1]),
-		.filters = kmag_session_filters(sab[0]), .limit = a->limit, .all = a->all,
+		.filters = diff_title(sab, title, sizeof(title)), .limit = a->limit, .all = a->all,
 		.colour = cli_color_on(a->colour, !a->output && tty),
 	};
 	struct kmag_cgdiff *d;

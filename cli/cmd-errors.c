@@ -78,6 +78,7 @@ static int render(const struct errors_args *a, const struct kmag_session *s)
 		.limit = a->limit,
 		.source = name,
 		.types_from = kmag_session_types_from(s),
+		.times = kmag_session_times(s),
 	};
 	struct cli_out o;
 	int ret;

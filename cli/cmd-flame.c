@@ -253,7 +253,7 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 	struct flame_args a = { .min_width = -1, .so = { .symbols = true } };
 	struct kmag_session *s = NULL;
 	struct kmag_flame *fl = NULL;
-	char buf[1200];
+	char buf[1200], title[1600];
 	int ret;
 
 	(void)cli;
@@ -270,7 +270,9 @@ int cmd_flame(struct kmag_cli *cli, int argc, char **argv)
 	if (!ret && !(ret = cli_session_load("flame", &a.so, &s)) && !(ret = build(&a, s, fl))) {
 		cli_warn_lost(kmag_session_info(s));
 		cli_warn_sources(s);
-		ret = write_outputs(&a, fl, kmag_session_name(s), all_filters(&a, s, buf, sizeof(buf)));
+		ret = write_outputs(&a, fl, kmag_session_name(s),
+				    cli_title_times(s, all_filters(&a, s, buf, sizeof(buf)), title,
+						    sizeof(title)));
 	}
 	kmag_flame_free(fl);
 	kmag_session_free(s);

@@ -122,7 +122,7 @@ static int scope_to_root(const struct html_args *a, struct kmag_session *s, char
 /* The page of @s; returns the exit code. */
 static int write_page(const struct html_args *a, struct kmag_session *s)
 {
-	char filters[1200];
+	char filters[1200], title[1600];
 	struct kmag_probes *p = kmag_session_probes(s);
 	struct kmag_srcloc *loc = kmag_session_srcloc(s);
 	struct kmag_explore x = {
@@ -142,6 +142,7 @@ static int write_page(const struct html_args *a, struct kmag_session *s)
 		x.filters = filters;
 		x.focus = a->root;	/* unless --focus names another */
 	}
+	x.filters = cli_title_times(s, x.filters, title, sizeof(title));
 	page_errors(a, s, &x);
 	if (p && kmag_probes_count(p)) {
 		x.probe_hits = kmag_probes_hits_cb;

@@ -142,6 +142,7 @@ static int print_calls(struct replay_args *a, struct kmag_session *s, bool tty)
 
 	a->o.source = kmag_session_name(s);
 	a->o.lines = kmag_session_srclines(s);
+	a->o.tracer_cost_ns = kmag_session_tracer_cost(s);
 	if ((ret = cli_out_open(a->output, &o)))
 		return ret;
 	a->o.colour = a->o.format == KMAG_CALLTREE_TEXT && cli_color_on(a->color, !a->output && tty);

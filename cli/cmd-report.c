@@ -301,6 +301,8 @@ static int print_table(struct report_args *a, const struct kmag_session *s)
 	r->info = kmag_session_info(s);
 	r->input = kmag_session_name(s);
 	r->filters = kmag_session_filters(s);
+	r->times = kmag_session_times(s);
+	r->tracer_cost_ns = kmag_session_tracer_cost(s);
 	r->limit = a->limit;
 	table_sources(a, s, filters, sizeof(filters));
 	if (a->focus && (ret = cli_find_function(s, r->callers ? "--callers" : "--callees",

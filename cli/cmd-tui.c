@@ -78,8 +78,8 @@ static int parse_args(int argc, char **argv, struct tui_args *a)
 static int explore(const struct kmag_session *s, const struct kmag_session_opts *so,
 		   uint64_t start)
 {
-	const char *filters = kmag_session_filters(s);
-	char title[1024];
+	char title[1024], buf[1024];
+	const char *filters = cli_title_times(s, kmag_session_filters(s), buf, sizeof(buf));
 	struct tui *t;
 	int ret = 0;
 

@@ -147,3 +147,14 @@ void cli_warn_lost(const struct kmag_trace_info *info)
 				 ci->lost_markers == 1 ? "" : "s");
 	}
 }
+
+const char *cli_title_times(const struct kmag_session *s, const char *filters, char *buf,
+			    size_t len)
+{
+	const char *times = kmag_session_times(s);
+
+	if (!times[0])
+		return filters;
+	snprintf(buf, len, "%s%s%s", filters, filters[0] ? "; " : "", times);
+	return buf;
+}

@@ -97,6 +97,20 @@ int cli_opt_duration(const struct cli_option *o, void *value, const char *arg, c
 	return 0;
 }
 
+int cli_opt_overhead(const struct cli_option *o, void *value, const char *arg, const char *cmd)
+{
+	unsigned long n;
+
+	(void)o;
+	if (!cli_parse_ulong(cmd, "--overhead", arg, &n))
+		return EXIT_USAGE;
+	if (!n || n > 1000000)
+		return cli_usage_error(cmd, "--overhead expects ns per traced call from 1 to 1000000, got \"%s\" (--raw-times: the kernel's durations)",
+				       arg);
+	*(uint64_t *)value = n;
+	return 0;
+}
+
 int cli_opt_btf(const struct cli_option *o, void *value, const char *arg, const char *cmd)
 {
 	(void)o, (void)cmd;

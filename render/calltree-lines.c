@@ -377,7 +377,7 @@ int kmag__ct_text_line(struct kmag_calltree *c, enum line_kind k, const struct k
 	if (ret)
 		return ret;
 	put_columns(c, line_time(k, call), call->cpu, call->pid);
-	put_duration(c, k == L_OPEN ? KMAG_DURATION_NONE : call->duration);
+	put_duration(c, k == L_OPEN ? KMAG_DURATION_NONE : call->kernel_ns);
 	put_indent(c, call, d);
 	if (k == L_CLOSE && (call->flags & KMAG_CALL_NO_EXIT)) {
 		/* a comment, not a "}": a reader of this text must not take it for an exit */
@@ -509,10 +509,19 @@ int kmag__ct_json_line(struct kmag_calltree *c, const struct kmag_call *call)
 		put(c, "null", 4);
 	else
 		put_json_str(c, kmag_call_start_name(call->start_src));
-	put_json_u64(c, ",\"duration_ns\":", call->duration, KMAG_DURATION_NONE);
+	put_json_u64(c, ",\"duration_ns\":", call->kernel_ns, KMAG_DURATION_NONE);
 	put_json_u64(c, ",\"self_ns\":",
-		     call->duration == KMAG_DURATION_NONE ? KMAG_DURATION_NONE : kmag_call_self(call),
+		     call->kernel_ns == KMAG_DURATION_NONE ? KMAG_DURATION_NONE :
+		     call->kernel_ns > call->kernel_child_ns ? call->kernel_ns - call->kernel_child_ns : 0,
 		     KMAG_DURATION_NONE);
+	/* less the tracer's cost: what every aggregate counts */
+	if (c->o.tracer_cost_ns) {
+		put_json_u64(c, ",\"corrected_ns\":", call->duration, KMAG_DURATION_NONE);
+		put_json_u64(c, ",\"corrected_self_ns\":",
+			     call->duration == KMAG_DURATION_NONE ? KMAG_DURATION_NONE :
+			     kmag_call_self(call), KMAG_DURATION_NONE);
+		put_json_u64(c, ",\"traced_beneath\":", call->traced_beneath, KMAG_DURATION_NONE);
+	}
 	put(c, ",\"flags\":[", 10);
 	for (i = 0; i < 4; i++)
 		if (call->flags & (1u << i)) {

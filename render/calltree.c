@@ -181,7 +181,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 static bool qualifies(const struct kmag_calltree *c, const struct kmag_call *call)
 {
 	if (c->o.min_duration_ns &&
-	    (call->duration == KMAG_DURATION_NONE || call->duration < c->o.min_duration_ns))
+	    (call->kernel_ns == KMAG_DURATION_NONE || call->kernel_ns < c->o.min_duration_ns))
 		return false;
 	if (c->o.errnum && kmag__ct_errno(call) != -(int64_t)c->o.errnum)
 		return false;
@@ -202,9 +202,9 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		if (p->id == call->id)
 			p->id = 0;
 	}
-	if (call->duration != KMAG_DURATION_NONE && !(call->flags & KMAG_CALL_NO_EXIT) &&
-	    (c->stats.longest_ns == KMAG_DURATION_NONE || call->duration > c->stats.longest_ns)) {
-		c->stats.longest_ns = call->duration;
+	if (call->kernel_ns != KMAG_DURATION_NONE && !(call->flags & KMAG_CALL_NO_EXIT) &&
+	    (c->stats.longest_ns == KMAG_DURATION_NONE || call->kernel_ns > c->stats.longest_ns)) {
+		c->stats.longest_ns = call->kernel_ns;
 		c->stats.longest_func = call->func;
 	}
 	if (!d->shown)
@@ -308,6 +308,7 @@ struct kmag_calltree *kmag_calltree_new(struct kmag_trace *t, FILE *out,
 		kmag_calltree_free(c);
 		return NULL;
 	}
+	kmag_replay_set_cost(c->replay, o->tracer_cost_ns);
 	c->trace = t;
 	c->st = kmag_trace_symtab(t);
 	c->out = out;

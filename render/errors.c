@@ -74,6 +74,8 @@ static void render_text(FILE *out, const struct kmag_errors *e, const struct kma
 	}
 	else
 		fputs("# " KMAG_ERRORS_UNTYPED_NOTE "\n", out);
+	if (o->times && *o->times)
+		fprintf(out, "# %s\n", o->times);
 	if (s->errnum)	/* --errno */
 		fprintf(out, "# %" PRIu64 " calls returned an error; %" PRIu64 " of them where -%d%s%s was born\n",
 			s->error_returns, s->origins, s->errnum, kmag_errno_name(s->errnum) ? " " : "",
@@ -161,6 +163,8 @@ static void render_json(FILE *out, const struct kmag_errors *e, const struct kma
 
 	fputs("{\"source\":", out);
 	kmag_fput_json_string(out, o->source ? o->source : "");
+	fputs(",\"times\":", out);
+	kmag_fput_json_string(out, o->times ? o->times : "");
 	fputs(",\"return_types\":", out);
 	if (o->types_from)
 		kmag_fput_json_string(out, o->types_from);

@@ -239,6 +239,8 @@ static void header(FILE *out, const struct kmag_report *r)
 		render_fput_text(out, r->filters);
 		fputc('\n', out);
 	}
+	if (r->times && *r->times)
+		fprintf(out, "# %s\n", r->times);
 	kmag_fmt_count(a, sizeof(a), sum->incomplete_calls);
 	fprintf(out, "# graph:   %zu functions, %zu call edges, %s incomplete calls%s\n",
 		kmag_cg_nr_nodes(r->cg), kmag_cg_nr_edges(r->cg), a,
@@ -558,6 +560,8 @@ static void json_trace(FILE *out, const struct kmag_report *r)
 	json_ts(out, ", \"time_end_ns\": ", info->last_ts);
 	fputs(", \"filters\": ", out);
 	kmag_fput_json_string(out, r->filters ? r->filters : "");
+	/* the durations are the kernel's less this per traced call beneath (0: the kernel's) */
+	fprintf(out, ", \"tracer_cost_ns\": %" PRIu64, r->tracer_cost_ns);
 	fprintf(out, ", \"incomplete_calls\": %" PRIu64 ", \"unmatched_exits\": %" PRIu64,
 		sum->incomplete_calls, sum->unmatched_exits);
 	fputs(", \"other_events\": [", out);

@@ -91,6 +91,7 @@ struct kmag_cg_opts {
 	 * all the calls it made). No calling-context tree. 0: every call.
 	 */
 	int errnum;
+	uint64_t tracer_cost_ns;	/* its own replay's kmag_replay_set_cost(); 0: none */
 };
 
 struct kmag_cg;

@@ -171,9 +171,11 @@ struct kmag_call {
 	 * The kernel's duration (@duration before the tracer's cost was taken
 	 * off: kmag_replay_set_cost()), KMAG_DURATION_NONE when unknown; and
 	 * the traced calls it made, at every level below it (placeholders
-	 * never named are not counted: the kernel did not trace them).
+	 * never named are not counted: the kernel did not trace them); and the
+	 * sum of the kernel's durations of the calls it made.
 	 */
 	uint64_t kernel_ns;
+	uint64_t kernel_child_ns;
 	uint64_t traced_beneath;
 };
 

@@ -78,6 +78,8 @@ struct kmag_cg *kmag_cg_new(const struct kmag_cg_opts *opts)
 		return NULL;
 	}
 	cg->own_replay = true;
+	if (opts)
+		kmag_replay_set_cost(r, opts->tracer_cost_ns);
 	return cg;
 }
 

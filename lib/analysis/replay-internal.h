@@ -37,8 +37,6 @@ struct frame {
 	uint64_t tl_hi;		/* open: latest end of its calls' slices, 0 = none; once
 				   left: its slice's end */
 	uint64_t tl_first;	/* slice start of the first call it made, UINT64_MAX = none */
-	uint64_t kernel_child;	/* sum of the kernel's durations of the calls it made (the
-				   windows compare them with the kernel's durations) */
 	uint32_t flags;
 	/* then each subscriber's data, at its offset */
 };

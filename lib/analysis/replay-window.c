@@ -94,7 +94,7 @@ static int return_decided(struct kmag_replay *r, struct task *t, const struct km
 {
 	uint32_t n = t->nr_held;
 	struct frame *f = top(r, t);
-	uint64_t need = held_time(t, 0, n, t->win_depth) + (f ? f->kernel_child : 0);
+	uint64_t need = held_time(t, 0, n, t->win_depth) + (f ? f->call.kernel_child_ns : 0);
 	struct kmag_event e;
 	int ret;
 
@@ -126,7 +126,7 @@ static int tail_decided(struct kmag_replay *r, struct task *t, const struct kmag
 {
 	uint32_t n = t->nr_held;
 	struct frame *f = top(r, t);
-	uint64_t need = held_time(t, 0, n, t->win_depth + 1) + (f ? f->kernel_child : 0);
+	uint64_t need = held_time(t, 0, n, t->win_depth + 1) + (f ? f->call.kernel_child_ns : 0);
 	struct kmag_event e;
 	int ret;
 

@@ -96,7 +96,6 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->tl_lo = !p ? t->root_tl_end : max64(p->tl_lo, p->tl_hi);
 	f->tl_hi = 0;
 	f->tl_first = UINT64_MAX;
-	f->kernel_child = 0;
 	f->flags = 0;
 	/* the subscribers' data starts zeroed */
 	memset(f + 1, 0, r->stride - sizeof(*f));
@@ -205,7 +204,7 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 		p->call.traced_beneath += c->traced_beneath + (c->func != KMAG_FUNC_NONE);
 		if (dur != KMAG_DURATION_NONE) {
 			p->call.child_ns += c->duration;
-			p->kernel_child += dur;
+			p->call.kernel_child_ns += dur;
 		}
 		if (f->tl_lo != KMAG_TS_NONE) {
 			p->tl_hi = f->tl_hi;

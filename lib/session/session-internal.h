@@ -40,6 +40,8 @@ struct kmag_session {
 	const char *what;
 	struct kmag_filter *filter;	/* the shared filters (maybe empty) */
 	char filters[600];		/* their description, for titles */
+	uint64_t cost_ns;		/* the tracer's cost taken off, 0: none */
+	char times[300];		/* kmag_session_times() */
 	struct kmag_trace *trace;
 	struct kmag_btf *btf;		/* --btf or the trace's own; given to @trace */
 	char types_from[300];		/* where the errors view's return types came from */

@@ -91,13 +91,16 @@ static int make_argstats(struct kmag_session *s, struct kmag_err *err)
 int kmag__session_make_views(struct kmag_session *s, struct kmag_err *err)
 {
 	const struct kmag_session_views *v = &s->o.views;
-	struct kmag_cg_opts copts = { .build_cct = v->call_paths, .errnum = s->o.errnum };
+	struct kmag_cg_opts copts = { .build_cct = v->call_paths, .errnum = s->o.errnum,
+				     .tracer_cost_ns = s->cost_ns };
 	int ret;
 
 	if (need_replay(s) && !(s->replay = kmag_replay_new()))
 		return oom(err);
 	if (s->replay && s->o.errnum && kmag_replay_subscribe(s->replay, &kmag__session_errno_ops, s))
 		return oom(err);
+	if (s->replay)
+		kmag_replay_set_cost(s->replay, s->cost_ns);
 	/* the graph first: every other view sees the calls after it counted them */
 	if (v->graph && !(s->cg = kmag_cg_new_on(s->replay, &copts)))
 		return oom(err);

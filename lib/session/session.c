@@ -87,6 +87,11 @@ struct kmag_session *kmag_session_new(const struct kmag_session_opts *o, struct 
 		}
 		kmag_pathfilter_free(pf);
 	}
+	if (o->raw_times && o->overhead_ns) {
+		kmag_err_set(err, EINVAL,
+			     "--raw-times and --overhead contradict each other: give one (--raw-times: the kernel's durations)");
+		goto fail;
+	}
 	if (o->views.nr_args && !o->views.args) {
 		kmag_err_set(err, EINVAL, "argument summaries asked for without their names");
 		goto fail;
@@ -122,6 +127,38 @@ static void describe_errno(struct kmag_session *s)
 		 s->o.errnum, name ? " " : "", name ? name : "");
 }
 
+/* The tracer's cost to take off (opts.raw_times, opts.overhead_ns, the trace's own). */
+static int choose_cost(struct kmag_session *s, struct kmag_err *err)
+{
+	const struct kmag_trace_info *info = kmag_trace_info(s->trace);
+	const struct kmag_tracer_cost *c = &info->cost;
+	char a[32], b[32];
+
+	if (s->o.raw_times)
+		return 0;
+	if (s->o.overhead_ns) {
+		if (info->format == KMAG_INPUT_PROFILE)
+			return kmag_err_set(err, EINVAL,
+					    "--overhead: %s is a profile, whose sums are made already; give it the trace it was made from",
+					    s->name);
+		s->cost_ns = s->o.overhead_ns;
+		snprintf(s->times, sizeof(s->times),
+			 "times corrected for the tracer's cost: %" PRIu64
+			 " ns per traced call (given by --overhead)", s->cost_ns);
+		return 0;
+	}
+	if (!c->ns)
+		return 0;
+	s->cost_ns = c->ns;
+	snprintf(a, sizeof(a), "%" PRIu64, c->q1_ns);
+	snprintf(b, sizeof(b), "%" PRIu64, c->q3_ns);
+	snprintf(s->times, sizeof(s->times),
+		 "times corrected for the tracer's cost: %" PRIu64
+		 " ns per traced call (measured at record time: %s to %s ns over %u rounds%s%s)",
+		 c->ns, a, b, c->rounds, c->options[0] ? ", with " : "", c->options);
+	return 0;
+}
+
 int kmag_session_open(struct kmag_session *s, struct kmag_err *err)
 {
 	int ret;
@@ -129,7 +166,8 @@ int kmag_session_open(struct kmag_session *s, struct kmag_err *err)
 	if (s->opened)
 		return kmag_err_set(err, EBUSY, "the session is open already");
 	s->opened = true;
-	if ((ret = kmag__session_open_input(s, err)) || (ret = kmag__session_make_views(s, err)))
+	if ((ret = kmag__session_open_input(s, err)) || (ret = choose_cost(s, err)) ||
+	    (ret = kmag__session_make_views(s, err)))
 		return ret;
 	if (!kmag_filter_is_empty(s->filter))
 		snprintf(s->filters, sizeof(s->filters), "%s", kmag_filter_describe(s->filter));
@@ -278,6 +316,16 @@ struct kmag_symtab *kmag_session_symtab(const struct kmag_session *s)
 const char *kmag_session_filters(const struct kmag_session *s)
 {
 	return s->filters;
+}
+
+uint64_t kmag_session_tracer_cost(const struct kmag_session *s)
+{
+	return s->cost_ns;
+}
+
+const char *kmag_session_times(const struct kmag_session *s)
+{
+	return s->times;
 }
 
 struct kmag_cg *kmag_session_graph(const struct kmag_session *s)

@@ -43,6 +43,7 @@ done <<'TABLE'
 --min-duration|report visualize replay|x|--min-duration expects a duration above 0 like 250us, 1.5ms or 2s, got "x"
 --limit|report diff replay|x|--limit expects a non-negative number, got "x"
 --color|diff replay|x|unknown --color "x" (choose auto, always or never)
+--overhead|report visualize flame html diff export replay|0|--overhead expects ns per traced call from 1 to 1000000, got "0" (--raw-times: the kernel's durations)
 TABLE
 
 # The same filter has the same effect in every view of the calls: the calls

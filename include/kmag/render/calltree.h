@@ -48,6 +48,9 @@ struct kmag_calltree_opts {
 	const char *source;		/* the input's name, for messages; borrowed */
 	struct kmag_srclines *lines;	/* call sites to source lines (--vmlinux), or NULL;
 					   borrowed, must outlive the calltree */
+	/* The tracer's cost per traced call (kmag_session_tracer_cost()), 0: none. The
+	   lines keep the kernel's durations; JSON adds the corrected ones. */
+	uint64_t tracer_cost_ns;
 };
 
 struct kmag_calltree_stats {

@@ -25,6 +25,7 @@ struct kmag_errors_render_opts {
 					   FILE"), NULL = none: the output says they are
 					   unknown. Borrowed. */
 	const char *source;		/* the input's name; borrowed */
+	const char *times;		/* kmag_session_times(), or NULL/"": the kernel's */
 };
 
 /*

@@ -24,6 +24,8 @@ struct kmag_report {
 	const struct kmag_trace_info *info;
 	const char *input;		/* path, for the header */
 	const char *filters;		/* description of filters applied, or NULL/"" */
+	const char *times;		/* kmag_session_times(): the tracer's cost taken off, or NULL/"" */
+	uint64_t tracer_cost_ns;	/* kmag_session_tracer_cost(), 0: the kernel's times */
 	enum kmag_sort_key sort;
 	size_t limit;			/* 0 = all */
 	long focus;			/* node index for callers/callees tables, -1 = none */

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t0845-tracer-cost: the tracer's cost per traced call taken off the durations
+# (--overhead on a trace that carries none, --raw-times). The counts the
+# corrections must match come from trace-cmd report (helpers/traced-beneath.awk):
+# a call's total loses the cost of every traced call beneath it, its self time
+# that of the calls it made itself.
+. "$(dirname "$0")/lib.sh"
+FG=$TRACES/fg-filtered.dat
+AWK="$SRCDIR/tests/e2e/helpers/traced-beneath.awk"
+
+# total_ns and self_ns of function $1 in report JSON $2
+ts() { python3 -c "
+import json, sys
+f = [x for x in json.load(open(sys.argv[2]))['functions'] if x['name'] == sys.argv[1]][0]
+print(f['total_ns'], f['self_ns'], f['incomplete'])" "$1" "$2"; }
+
+t_ok "report, the kernel's times" "$KMAG" report "$FG" -F json
+cp "$T/ok.out" "$T/raw.json"
+t_ok "report --overhead 100" "$KMAG" report "$FG" -F json --overhead 100
+cp "$T/ok.out" "$T/cor.json"
+t_eq "JSON says the cost taken off" "100 0" \
+	"$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tracer_cost_ns'], json.load(open(sys.argv[2]))['tracer_cost_ns'])" "$T/cor.json" "$T/raw.json")"
+if command -v trace-cmd >/dev/null; then
+	for f in generic_file_write_iter __generic_file_write_iter; do
+		read -r beneath direct < <(trace-cmd report "$FG" 2>/dev/null | awk -v F=$f -f "$AWK")
+		read -r rt rs ri < <(ts $f "$T/raw.json")
+		read -r ct cs ci < <(ts $f "$T/cor.json")
+		t_eq "$f (complete calls): total less 100 ns x $beneath traced calls beneath, self less 100 ns x $direct calls it made (trace-cmd's counts)" \
+			"0 $((rt - 100 * beneath)) $((rs - 100 * direct))" "$ri $ct $cs"
+	done
+else
+	t_skip "totals and self times less the cost of the calls trace-cmd counts" "no trace-cmd"
+fi
+t_ok "report --overhead (text)" "$KMAG" report "$FG" --overhead 250
+t_grep "the header says so" "^# times corrected for the tracer's cost: 250 ns per traced call \(given by --overhead\)$" "$T/ok.out"
+t_ok "report (text)" "$KMAG" report "$FG"
+t_nogrep "no such line without a cost" "times corrected" "$T/ok.out"
+cp "$T/ok.out" "$T/plain.txt"
+t_ok "report --raw-times" "$KMAG" report "$FG" --raw-times
+t_eq "--raw-times on a trace without a cost: the kernel's times" "same" \
+	"$(cmp -s "$T/plain.txt" "$T/ok.out" && echo same || echo differ)"
+
+# replay: the lines keep the kernel's durations, JSON adds the corrected ones
+t_ok "replay" "$KMAG" replay "$FG"
+cp "$T/ok.out" "$T/replay.txt"
+t_ok "replay --overhead 100" "$KMAG" replay "$FG" --overhead 100
+t_eq "replay's lines keep the kernel's durations" "same" \
+	"$(cmp -s "$T/replay.txt" "$T/ok.out" && echo same || echo differ)"
+t_ok "replay -F json --overhead 100" "$KMAG" replay "$FG" -F json --overhead 100
+t_eq "every timed call: corrected_ns = max(0, duration_ns - 100 x traced_beneath)" "ok" "$(python3 -c "
+import json, sys
+bad = n = 0
+for line in open(sys.argv[1]):
+    c = json.loads(line)
+    if c.get('duration_ns') is None:
+        continue
+    n += 1
+    if c['corrected_ns'] != max(0, c['duration_ns'] - 100 * c['traced_beneath']):
+        bad += 1
+print('ok' if n and not bad else '%d of %d differ' % (bad, n))" "$T/ok.out")"
+
+# bad values
+t_exit "--overhead 0 is refused" 2 "$KMAG" report "$FG" --overhead 0
+t_grep "naming --raw-times" "raw-times" "$T/err"
+t_exit "--overhead x is refused" 2 "$KMAG" report "$FG" --overhead x
+t_exit "--raw-times with --overhead" 2 "$KMAG" report "$FG" --raw-times --overhead 5
+t_grep "says they contradict" "contradict" "$T/err"
+t_done
