@@ -334,6 +334,11 @@ struct cli_flight {
 int cli_record_flight(struct kmag_recorder *r, const struct cli_flight *fl);
 /* kmag record --last-boot [-B INSTANCE] -o OUTPUT. Returns the exit code. */
 int cli_record_last_boot(const char *instance, const char *output, bool quiet);
+/* record-calibrate.c: kmag record --calibrate-only (@base: CPUs, buffer, clock, instance). */
+struct kmag_tracer_cost;
+int cli_record_calibrate_only(const struct kmag_record_opts *base);
+/* "PREFIX312 ns per traced call (quartiles ...)\n" to @f. */
+void cli_print_tracer_cost(FILE *f, const struct kmag_tracer_cost *c, const char *prefix);
 int cmd_merge(struct kmag_cli *cli, int argc, char **argv);
 int cmd_errors(struct kmag_cli *cli, int argc, char **argv);
 

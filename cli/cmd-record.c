@@ -183,6 +183,10 @@ static void print_summary(const struct kmag_record_opts *o, const struct kmag_re
 		fprintf(stderr, "kmag: %s events were lost: use a bigger -b, or filter more (-l, -g, -P, --cpu)\n",
 			ev);
 	}
+	if (res->cost.ns)
+		cli_print_tracer_cost(stderr, &res->cost, "kmag: the tracer's cost, taken off the times: ");
+	else if (res->cost_note)
+		fprintf(stderr, "kmag: %s\n", res->cost_note);
 }
 
 /* A parsed command line; the arrays are borrowed by .o (freed by record_args_release()). */
@@ -202,6 +206,7 @@ struct record_args {
 	bool compression_given;
 	unsigned long snapshots;
 	bool last_boot;			/* --last-boot */
+	bool calibrate_only;		/* --calibrate-only */
 	const char *instance;		/* -B: its instance */
 };
 
@@ -478,6 +483,13 @@ static const struct cli_option record_options[] = {
 		 "configure the top-level tracing instance even where\n"
 		 "a private instance would do"),
 	CLI_FLAG('q', "quiet", quiet, "no progress line and no summary"),
+	CLI_SECTION("\nThe tracer's cost (taken off the times by every command):\n"),
+	CLI_FLAG(0, "no-calibrate", o.no_calibrate,
+		 "function_graph: do not measure what one traced call\n"
+		 "costs after the capture (about a second)"),
+	CLI_FLAG(0, "calibrate-only", calibrate_only,
+		 "record nothing: print what one traced call costs,\n"
+		 "for each set of tracer options the kernel has"),
 	CLI_HELP_OPTION,
 	CLI_END,
 };
@@ -512,6 +524,15 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	}
 	if (a->instance)
 		return cli_usage_error("record", "-B NAME names the instance --last-boot reads: add --last-boot");
+	if (a->calibrate_only) {
+		const struct kmag_record_opts *o = &a->o;
+
+		if (o->tracer || o->threshold_us || o->args || o->no_retaddr || o->follow_forks ||
+		    o->flight_bytes || o->no_calibrate || a->funcs.n || a->names.n ||
+		    a->notrace.n || a->graph.n || a->triggers.n || a->events.n || a->probes.n ||
+		    a->pids.n || a->sym.filepath || a->max_depth || optind < argc)
+			return cli_usage_error("record", "--calibrate-only measures the tracer's cost and records nothing: it takes only --cpu, -b, -C and --top-instance");
+	}
 	if (a->snapshots)
 		a->o.snapshots = (unsigned)a->snapshots;
 	if ((a->o.command || a->o.flight_bytes) && !a->time_given)
@@ -659,6 +680,10 @@ int cmd_record(struct kmag_cli *cli, int argc, char **argv)
 	}
 	if (a.last_boot) {
 		ret = cli_record_last_boot(a.instance, a.o.output, a.quiet);
+		goto out;
+	}
+	if (a.calibrate_only) {
+		ret = cli_record_calibrate_only(&a.o);
 		goto out;
 	}
 	catch_signals();

@@ -37,6 +37,7 @@
 #include <sys/types.h>
 
 #include "kmag.h"
+#include "trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -175,6 +176,11 @@ struct kmag_record_opts {
 	size_t nr_triggers;
 	uint64_t after_ns;	/* recording after a trigger fired; 0 = 1 s */
 	unsigned snapshots;	/* snapshots (files) to write; 0 = 1 */
+	/*
+	 * function_graph: do not measure the tracer's cost per traced call
+	 * after the capture (kmag_rec_result.cost; flight recordings never do).
+	 */
+	bool no_calibrate;
 };
 
 /* Live counters, read while recording (kmag_recorder_progress()). */
@@ -260,6 +266,14 @@ struct kmag_rec_result {
 	const char *probe_group;	/* "kmag_1234" with probes, else NULL */
 	int file_version;	/* of the written file: 6 or 7 */
 	bool compressed;	/* zstd (v7) */
+	/*
+	 * After kmag_recorder_stop(), function_graph: what one traced call
+	 * costs the tracer with the recording's options, measured right after
+	 * the capture (written into the trace.dat); ns 0: not measured, and
+	 * @cost_note says why (NULL: not asked for).
+	 */
+	struct kmag_tracer_cost cost;
+	const char *cost_note;
 };
 
 struct kmag_recorder;

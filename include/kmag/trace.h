@@ -80,8 +80,9 @@ struct kmag_trace_source {
 struct kmag_tracer_cost {
 	uint64_t ns;		/* ns per traced call, the median of the rounds; 0: none */
 	uint64_t q1_ns, q3_ns;	/* its spread: the quartiles of the rounds */
-	uint64_t entry_ns;	/* of @ns, what the entry costs (the rest is the exit's); 0: unknown */
-	uint32_t rounds;	/* rounds measured */
+	uint32_t rounds;	/* rounds measured (pairs of a shallow and a deep run) */
+	uint32_t reads;		/* system calls per run */
+	uint32_t beneath;	/* traced calls beneath each (the deep run's, the median) */
 	char options[48];	/* the funcgraph options it was measured with ("retval,retaddr"), "" none */
 };
 
@@ -89,8 +90,8 @@ struct kmag_tracer_cost {
 #define KMAG_TRACEDAT_OPT_TRACER_COST 0x4b4d
 
 /*
- * @c as the option's text, "ns=312 q1=298 q3=330 entry=140 rounds=15
- * options=retval,retaddr", into @buf of @size bytes. Returns @buf.
+ * @c as the option's text, "ns=312 q1=298 q3=330 rounds=25 reads=400
+ * beneath=17 options=retval,retaddr", into @buf of @size bytes. Returns @buf.
  */
 const char *kmag_tracer_cost_format(const struct kmag_tracer_cost *c, char *buf, size_t size);
 /*

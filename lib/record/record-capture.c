@@ -503,6 +503,21 @@ void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p
 	kmag__rec_flight_progress(r, p);
 }
 
+/* The tracer's cost, in the recording's instance before it is put back (a failure is a note). */
+static void calibrate(struct kmag_recorder *r)
+{
+	struct kmag_err e = { 0 };
+
+	if (r->tracer != KMAG_REC_TRACER_FUNCTION_GRAPH || r->fl || r->o.no_calibrate)
+		return;
+	if (kmag__rec_calibrate(r, &r->res.cost, &e)) {
+		snprintf(r->cost_note, sizeof(r->cost_note),
+			 "the tracer's cost was not measured (%s): the times stay the kernel's; report --overhead NS corrects them",
+			 e.msg);
+		r->res.cost_note = r->cost_note;
+	}
+}
+
 int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 {
 	int i, ret = 0;
@@ -558,6 +573,8 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 	if (!ret)
 		ret = kmag__rec_out_collect_tail(r, err);
 	kmag__rec_close_readers(r);
+	if (!ret)
+		calibrate(r);
 	/* tracefs is needed no more: put it back before the (long) file assembly */
 	if (!ret)
 		ret = kmag__rec_restore(r, err);

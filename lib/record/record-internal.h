@@ -131,6 +131,8 @@ struct kmag_recorder {
 	struct rec_state state;
 	bool configured;		/* something in tracefs may differ: restore needed */
 	char recorded[96];		/* kmag_rec_result.recorded */
+	char cost_text[160];		/* the tracer's cost as the trace.dat option says it */
+	char cost_note[700];		/* kmag_rec_result.cost_note */
 	char topt_why[160];		/* why the instance cannot take a tracer option */
 	bool restored;
 
@@ -259,6 +261,14 @@ int kmag__rec_set_notrace_pids(struct kmag_recorder *r, struct kmag_err *err);
 int kmag__rec_restore(struct kmag_recorder *r, struct kmag_err *err);
 /* Reads a file of the recording instance (or the top level); free the result. */
 char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
+/*
+ * record-calibrate.c: what one traced call costs function_graph with the
+ * recording's options, measured in its instance (after the capture, before
+ * the restore, which puts back every file it changes). 0, or -errno with
+ * @err saying why (ksys_read untraceable, the runs too noisy).
+ */
+int kmag__rec_calibrate(struct kmag_recorder *r, struct kmag_tracer_cost *cost,
+			struct kmag_err *err);
 
 /* record-topts.c */
 /* --args on a kernel without argument recording, or without a function tracer: -errno. */

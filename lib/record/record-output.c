@@ -451,6 +451,9 @@ int kmag__rec_out_finish(struct kmag_recorder *r, struct kmag_err *err)
 	t.clock = r->clock_name;
 	t.uname = r->uname;
 	t.version = "kmag " KMAG_VERSION_STRING;
+	if (r->res.cost.ns)
+		t.tracer_cost = kmag_tracer_cost_format(&r->res.cost, r->cost_text,
+							sizeof(r->cost_text));
 	t.cpustats = (const char *const *)r->cpustats;
 	t.nr_cpustats = r->cpustats ? (size_t)r->nr_cpus : 0;
 	t.punch_holes = r->res.disk_full;

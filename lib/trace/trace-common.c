@@ -18,15 +18,16 @@
 const char *kmag_tracer_cost_format(const struct kmag_tracer_cost *c, char *buf, size_t size)
 {
 	snprintf(buf, size,
-		 "ns=%" PRIu64 " q1=%" PRIu64 " q3=%" PRIu64 " entry=%" PRIu64 " rounds=%u options=%s",
-		 c->ns, c->q1_ns, c->q3_ns, c->entry_ns, c->rounds, c->options[0] ? c->options : "-");
+		 "ns=%" PRIu64 " q1=%" PRIu64 " q3=%" PRIu64 " rounds=%u reads=%u beneath=%u options=%s",
+		 c->ns, c->q1_ns, c->q3_ns, c->rounds, c->reads, c->beneath,
+		 c->options[0] ? c->options : "-");
 	return buf;
 }
 
 /* One "key=value" word of the tracer's cost into @c. 0 or -EINVAL. */
 static int cost_word(const char *w, size_t n, struct kmag_tracer_cost *c)
 {
-	static const char *const keys[] = { "ns", "q1", "q3", "entry", "rounds" };
+	static const char *const keys[] = { "ns", "q1", "q3", "rounds", "reads", "beneath" };
 	const char *eq = memchr(w, '=', n);
 	size_t k, klen;
 	char num[24], *end;
@@ -63,11 +64,10 @@ static int cost_word(const char *w, size_t n, struct kmag_tracer_cost *c)
 	case 0: c->ns = v; break;
 	case 1: c->q1_ns = v; break;
 	case 2: c->q3_ns = v; break;
-	case 3: c->entry_ns = v; break;
 	default:
 		if (v > UINT32_MAX)
 			return -EINVAL;
-		c->rounds = (uint32_t)v;
+		*(k == 3 ? &c->rounds : k == 4 ? &c->reads : &c->beneath) = (uint32_t)v;
 	}
 	return 0;
 }

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # t0845-tracer-cost: the tracer's cost per traced call taken off the durations
 # (--overhead on a trace that carries none, --raw-times). The counts the
-# corrections must match come from trace-cmd report (helpers/traced-beneath.awk):
+# corrections must match come from trace-cmd report -R (helpers/traced-beneath.py):
 # a call's total loses the cost of every traced call beneath it, its self time
 # that of the calls it made itself.
 . "$(dirname "$0")/lib.sh"
 FG=$TRACES/fg-filtered.dat
-AWK="$SRCDIR/tests/e2e/helpers/traced-beneath.awk"
+TB="$SRCDIR/tests/e2e/helpers/traced-beneath.py"
 
 # total_ns and self_ns of function $1 in report JSON $2
 ts() { python3 -c "
@@ -23,7 +23,7 @@ t_eq "JSON says the cost taken off" "100 0" \
 	"$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tracer_cost_ns'], json.load(open(sys.argv[2]))['tracer_cost_ns'])" "$T/cor.json" "$T/raw.json")"
 if command -v trace-cmd >/dev/null; then
 	for f in generic_file_write_iter __generic_file_write_iter; do
-		read -r beneath direct < <(trace-cmd report "$FG" 2>/dev/null | awk -v F=$f -f "$AWK")
+		read -r beneath direct _ _ < <(trace-cmd report -R "$FG" 2>/dev/null | python3 "$TB" $f)
 		read -r rt rs ri < <(ts $f "$T/raw.json")
 		read -r ct cs ci < <(ts $f "$T/cor.json")
 		t_eq "$f (complete calls): total less 100 ns x $beneath traced calls beneath, self less 100 ns x $direct calls it made (trace-cmd's counts)" \
@@ -31,6 +31,19 @@ if command -v trace-cmd >/dev/null; then
 	done
 else
 	t_skip "totals and self times less the cost of the calls trace-cmd counts" "no trace-cmd"
+fi
+# 6.19: call sites (fgraph_retaddr_entry), return values
+F19=$TRACES/6.19/fg619-retaddr.dat
+if command -v trace-cmd >/dev/null; then
+	read -r beneath _ calls sum < <(trace-cmd report -R "$F19" 2>/dev/null | python3 "$TB" ksys_read)
+	t_eq "6.19 with call sites: ksys_read's total is trace-cmd's durations less 100 ns x $beneath calls beneath" \
+		"$calls $((sum - 100 * beneath))" \
+		"$("$KMAG" report "$F19" -F json --overhead 100 | python3 -c "
+import json, sys
+f = [x for x in json.load(sys.stdin)['functions'] if x['name'] == 'ksys_read'][0]
+print(f['calls'], f['total_ns'])")"
+else
+	t_skip "6.19: totals less the cost of the calls trace-cmd counts" "no trace-cmd"
 fi
 t_ok "report --overhead (text)" "$KMAG" report "$FG" --overhead 250
 t_grep "the header says so" "^# times corrected for the tracer's cost: 250 ns per traced call \(given by --overhead\)$" "$T/ok.out"

@@ -215,7 +215,7 @@ static void write_and_check(int version, bool compress)
 		.uname = "Linux test 6.1.0 x86_64", .version = "kmag test",
 		.cpustats = stats, .nr_cpustats = 3,
 		.btf = { (const char *)fake_btf, sizeof(fake_btf) },
-		.tracer_cost = "ns=312 q1=298 q3=330 entry=140 rounds=15 options=retval,retaddr",
+		.tracer_cost = "ns=312 q1=298 q3=330 rounds=15 reads=400 beneath=17 options=retval,retaddr",
 	};
 	enum kmag_reader readers[] = { KMAG_READER_BUILTIN, KMAG_READER_LIBTRACECMD };
 	struct kmag_err err = { 0 };
@@ -279,8 +279,9 @@ static void write_and_check(int version, bool compress)
 			CHECK_EQ(info->cost.ns, 312);
 			CHECK_EQ(info->cost.q1_ns, 298);
 			CHECK_EQ(info->cost.q3_ns, 330);
-			CHECK_EQ(info->cost.entry_ns, 140);
 			CHECK_EQ(info->cost.rounds, 15);
+			CHECK_EQ(info->cost.reads, 400);
+			CHECK_EQ(info->cost.beneath, 17);
 			CHECK_STREQ(info->cost.options, "retval,retaddr");
 		}
 		{
