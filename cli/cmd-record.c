@@ -528,10 +528,10 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 		const struct kmag_record_opts *o = &a->o;
 
 		if (o->tracer || o->threshold_us || o->args || o->no_retaddr || o->follow_forks ||
-		    o->flight_bytes || o->no_calibrate || a->funcs.n || a->names.n ||
-		    a->notrace.n || a->graph.n || a->triggers.n || a->events.n || a->probes.n ||
-		    a->pids.n || a->sym.filepath || a->max_depth || optind < argc)
-			return cli_usage_error("record", "--calibrate-only measures the tracer's cost and records nothing: it takes only --cpu, -b, -C and --top-instance");
+		    o->flight_bytes || o->no_calibrate || a->names.n || a->graph.n ||
+		    a->triggers.n || a->events.n || a->probes.n || a->pids.n || a->sym.filepath ||
+		    a->max_depth || optind < argc)
+			return cli_usage_error("record", "--calibrate-only measures the tracer's cost and records nothing: it takes only -l, -n, --cpu, -b, -C and --top-instance");
 	}
 	if (a->snapshots)
 		a->o.snapshots = (unsigned)a->snapshots;
