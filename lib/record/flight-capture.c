@@ -4,7 +4,8 @@
  *
  * As in a normal recording (record-capture.c), whole pages move from
  * per_cpu/cpuN/trace_pipe_raw through a pipe with splice(2), the reader
- * sleeping in poll(2) on its buffer and the stop eventfd. Here they are read
+ * sleeping in poll(2) on its buffer and the stop eventfd (both loops in
+ * record-common.c). Here they are read
  * out of the pipe into a block of up to ten pages, which is described (its
  * records' times), compressed with zstd (level 1: the ring must keep up
  * with the kernel), stored in the CPU's ring and handed to the trigger
@@ -15,7 +16,6 @@
  */
 #define PR_DOMAIN "flight"
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,22 +24,7 @@
 #include "flight.h"
 #include "record-internal.h"
 
-#define POLL_MS 250		/* drain at least this often, partial pages included */
-#define IDLE_MS 50		/* back-off when woken without a whole page */
 #define ZSTD_LEVEL 1
-
-static uint64_t stat_u64(const char *text, const char *key)
-{
-	const char *p = text;
-	size_t k = strlen(key);
-
-	while (p && (p = strstr(p, key))) {
-		if ((p == text || p[-1] == '\n') && p[k] == ':')
-			return strtoull(p + k + 1, NULL, 10);
-		p += k;
-	}
-	return 0;
-}
 
 /*
  * The CPU's stats: its lost events, and "now ts" (the trace clock now, as
@@ -56,8 +41,8 @@ static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
 	s = kmag__rec_read(r, rel);
 	if (!s)
 		return 0;
-	*lost = stat_u64(s, "overrun") + stat_u64(s, "commit overrun") +
-		stat_u64(s, "dropped events");
+	*lost = kmag__rec_stat(s, "overrun") + kmag__rec_stat(s, "commit overrun") +
+		kmag__rec_stat(s, "dropped events");
 	p = strstr(s, "now ts:");
 	if (p) {
 		unsigned long long sec = 0, usec = 0;
@@ -115,8 +100,9 @@ static int add_page(struct kmag_recorder *r, struct rec_cpu *c, uint32_t n)
 }
 
 /* Reads @n bytes (whole pages) out of the bounce pipe into blocks. */
-static int from_pipe(struct kmag_recorder *r, struct rec_cpu *c, size_t n)
+static int from_pipe(struct rec_cpu *c, size_t n)
 {
+	struct kmag_recorder *r = c->r;
 	struct fl_cpu *f = &r->fl->cpu[c->index];
 	uint32_t ps = r->page_size;
 	int ret;
@@ -141,31 +127,6 @@ static int from_pipe(struct kmag_recorder *r, struct rec_cpu *c, size_t n)
 	return 0;
 }
 
-/* Moves every whole page the buffer holds. Returns pages moved or -errno. */
-static int64_t move_whole(struct kmag_recorder *r, struct rec_cpu *c)
-{
-	int64_t pages = 0;
-
-	for (;;) {
-		ssize_t n = splice(c->trace_fd, NULL, c->pipe_wr, NULL, (size_t)c->pipe_size,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		int ret;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		if ((ret = from_pipe(r, c, (size_t)n)))
-			return ret;
-		pages += n / r->page_size;
-	}
-	return pages;
-}
-
 /* Reads what the buffer holds, the partly filled page included. 0 or -errno. */
 static int move_partial(struct kmag_recorder *r, struct rec_cpu *c)
 {
@@ -186,8 +147,8 @@ static int move_partial(struct kmag_recorder *r, struct rec_cpu *c)
 }
 
 /*
- * One drain: whole pages, and when @quiet the rest too. Returns the whole
- * pages moved, or -errno.
+ * One drain: whole pages, and when @quiet the rest too. Returns the bytes
+ * of whole pages moved, or -errno.
  */
 static int64_t drain(struct kmag_recorder *r, struct rec_cpu *c, bool quiet)
 {
@@ -200,7 +161,7 @@ static int64_t drain(struct kmag_recorder *r, struct rec_cpu *c, bool quiet)
 	/* the lost count each block carries; and up to when the buffer was read */
 	now = read_stats(r, c->cpu, &lost);
 	f->lost = lost;
-	moved = move_whole(r, c);
+	moved = kmag__rec_splice_pages(c, from_pipe);
 	if (moved < 0)
 		return moved;
 	if (quiet && (ret = move_partial(r, c)))
@@ -221,37 +182,26 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The reader loop's step: a drain, the partly filled page too after a quiet period. */
+static int64_t step(struct rec_cpu *c, void *ctx)
+{
+	uint64_t *last = ctx;
+	bool quiet = mono_ms() - *last >= REC_POLL_MS;
+	int64_t ret = drain(c->r, c, quiet);
+
+	if (ret > 0 || quiet)
+		*last = mono_ms();
+	return ret;
+}
+
 void *kmag__rec_flight_reader(void *arg)
 {
 	struct rec_cpu *c = arg;
-	struct kmag_recorder *r = c->r;
 	uint64_t last = mono_ms();
-	bool backoff = false;
-	int64_t ret = 0;
+	int64_t ret = kmag__rec_reader_loop(c, step, &last);
 
-	atomic_store(&c->tid, gettid());
-	while (!atomic_load(&r->stopping)) {
-		struct pollfd p[2] = { { r->stop_efd, POLLIN, 0 }, { c->trace_fd, POLLIN, 0 } };
-		int n = poll(p, backoff ? 1 : 2, backoff ? IDLE_MS : POLL_MS);
-		bool quiet;
-
-		if (atomic_load(&r->stopping))
-			break;
-		if (n < 0 && errno != EINTR) {
-			ret = -errno;
-			break;
-		}
-		/* no whole page for a period: take the partly filled one too */
-		quiet = mono_ms() - last >= POLL_MS;
-		if ((ret = drain(r, c, quiet)) < 0)
-			break;
-		if (ret > 0 || quiet)
-			last = mono_ms();
-		/* kernels before 6.1 wake pollers on any data: do not spin on a partial page */
-		backoff = !ret && n > 0 && (p[1].revents & POLLIN);
-	}
 	if (ret >= 0)
-		ret = drain(r, c, true);
+		ret = drain(c->r, c, true);
 	if (ret < 0)
 		atomic_store(&c->error, (int)-ret);
 	return NULL;

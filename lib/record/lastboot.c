@@ -24,7 +24,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <traceevent/event-parse.h>
 #include <tracefs.h>
 #include <unistd.h>
 
@@ -331,29 +330,6 @@ nomem:
 	return kmag_err_set(err, ENOMEM, "out of memory");
 }
 
-/* The page geometry of the instance's events/header_page. */
-static int geometry(const char *header_page, struct kmag_page_geom *g, struct kmag_err *err)
-{
-	struct tep_handle *tep = tep_alloc();
-	int ret = 0;
-
-	if (!tep)
-		return kmag_err_set(err, ENOMEM, "out of memory");
-	if (tep_parse_header_page(tep, (char *)header_page, (unsigned long)strlen(header_page),
-				  (int)sizeof(long))) {
-		ret = kmag_err_set(err, EINVAL, "cannot parse the instance's events/header_page");
-	} else {
-		g->page_size = (uint32_t)tep_get_sub_buffer_size(tep);
-		g->commit_size = tep_get_header_page_size(tep);
-		g->page_hdr = 8 + (uint32_t)g->commit_size;
-		if (g->page_size < 64 || (g->page_size & (g->page_size - 1)) ||
-		    (g->commit_size != 4 && g->commit_size != 8))
-			ret = kmag_err_set(err, EINVAL, "unexpected ring-buffer geometry");
-	}
-	tep_free(tep);
-	return ret;
-}
-
 static int write_lastboot(const char *out, const char *inst, const char *info,
 			  const struct rec_meta *f, const struct lb_cpu *cpus, int nr_cpus,
 			  uint32_t page_size, const char *clock_file, uint64_t *size,
@@ -481,7 +457,7 @@ int kmag_record_last_boot(const struct kmag_lastboot_opts *o, struct kmag_lastbo
 		goto out;
 	}
 	res->text_now = res->text_then - (uint64_t)res->delta;
-	if ((ret = geometry(f.header_page, &g, err)) || (ret = read_all_formats(idir, &f, err)))
+	if ((ret = kmag__rec_page_geometry(f.header_page, "the instance's", &g, err)) || (ret = read_all_formats(idir, &f, err)))
 		goto out;
 	f.m.header_page = (struct tdw_blob){ f.header_page, strlen(f.header_page) };
 	f.m.header_event = (struct tdw_blob){ f.header_event, strlen(f.header_event) };

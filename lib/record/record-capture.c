@@ -15,7 +15,6 @@
  */
 #define PR_DOMAIN "record"
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
@@ -26,8 +25,6 @@
 #include "flight.h"
 #include "record-internal.h"
 
-#define POLL_MS 250		/* drain at least this often */
-#define IDLE_MS 50		/* back-off when woken without a whole page */
 #define PIPE_BYTES (1u << 20)	/* bounce pipe: up to 256 pages per splice */
 
 /* ------------------------------------------------------------ the command */
@@ -144,7 +141,7 @@ static void add_bytes(struct rec_cpu *c, uint64_t n)
 	atomic_fetch_add_explicit(&c->bytes, n, memory_order_relaxed);
 }
 
-/* Empties the bounce pipe into the file. Returns 0 or -errno. */
+/* Empties the bounce pipe (@n bytes) into the file. Returns 0 or -errno. */
 static int pipe_to_file(struct rec_cpu *c, size_t n)
 {
 	while (n) {
@@ -172,38 +169,12 @@ static int pipe_to_file(struct rec_cpu *c, size_t n)
 	return 0;
 }
 
-/* Moves every whole page the buffer holds. Returns bytes moved or -errno. */
-static int64_t move_pages(struct rec_cpu *c)
-{
-	int64_t total = 0;
-
-	for (;;) {
-		ssize_t n = splice(c->trace_fd, NULL, c->pipe_wr, NULL, (size_t)c->pipe_size,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		int ret;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		ret = pipe_to_file(c, (size_t)n);
-		if (ret)
-			return ret;
-		total += n;
-	}
-	return total;
-}
-
 /* After tracing stopped: whole pages, then the partly filled last ones. */
 static int final_drain(struct rec_cpu *c)
 {
 	uint32_t ps = c->r->page_size;
 	char *page = malloc(ps);
-	int64_t moved = move_pages(c);
+	int64_t moved = kmag__rec_splice_pages(c, pipe_to_file);
 	int ret = moved < 0 ? (int)moved : 0;
 
 	if (!page)
@@ -228,33 +199,17 @@ static int final_drain(struct rec_cpu *c)
 	return ret;
 }
 
+static int64_t move_pages(struct rec_cpu *c, void *ctx)
+{
+	(void)ctx;
+	return kmag__rec_splice_pages(c, pipe_to_file);
+}
+
 static void *reader_main(void *arg)
 {
 	struct rec_cpu *c = arg;
-	struct kmag_recorder *r = c->r;
-	bool backoff = false;
-	int ret = 0;
+	int ret = kmag__rec_reader_loop(c, move_pages, NULL);
 
-	atomic_store(&c->tid, gettid());
-	while (!atomic_load(&r->stopping)) {
-		struct pollfd p[2] = { { r->stop_efd, POLLIN, 0 }, { c->trace_fd, POLLIN, 0 } };
-		int n = poll(p, backoff ? 1 : 2, backoff ? IDLE_MS : POLL_MS);
-		int64_t moved;
-
-		if (atomic_load(&r->stopping))
-			break;
-		if (n < 0 && errno != EINTR) {
-			ret = -errno;
-			break;
-		}
-		moved = move_pages(c);
-		if (moved < 0) {
-			ret = (int)moved;
-			break;
-		}
-		/* kernels before 6.1 wake pollers on any data: do not spin on a partial page */
-		backoff = !moved && n > 0 && (p[1].revents & POLLIN);
-	}
 	if (!ret)
 		ret = final_drain(c);
 	if (ret)
@@ -395,19 +350,6 @@ void kmag__rec_close_readers(struct kmag_recorder *r)
 
 /* ------------------------------------------------------------ life cycle */
 
-static uint64_t stat_field(const char *text, const char *key)
-{
-	const char *p = text;
-	size_t k = strlen(key);
-
-	while (p && (p = strstr(p, key))) {
-		if ((p == text || p[-1] == '\n') && p[k] == ':')
-			return strtoull(p + k + 1, NULL, 10);
-		p += k;
-	}
-	return 0;
-}
-
 static char *cpu_stats(struct kmag_recorder *r, int cpu)
 {
 	char rel[64];
@@ -492,10 +434,10 @@ void kmag_recorder_progress(struct kmag_recorder *r, struct kmag_rec_progress *p
 			p->failed = true;
 		if (s) {
 			/* what the readers have not moved yet is captured too (a page fills slowly) */
-			p->bytes += stat_field(s, "bytes");
-			p->events += stat_field(s, "read events") + stat_field(s, "entries");
-			p->lost += stat_field(s, "overrun") + stat_field(s, "commit overrun") +
-				   stat_field(s, "dropped events");
+			p->bytes += kmag__rec_stat(s, "bytes");
+			p->events += kmag__rec_stat(s, "read events") + kmag__rec_stat(s, "entries");
+			p->lost += kmag__rec_stat(s, "overrun") + kmag__rec_stat(s, "commit overrun") +
+				   kmag__rec_stat(s, "dropped events");
 			free(s);
 		}
 	}
@@ -533,7 +475,7 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 		if (atomic_load(&r->cpus[i].error)) {
 			char *s = cpu_stats(r, r->cpus[i].cpu);
 
-			r->res.unwritten += s ? stat_field(s, "entries") : 0;
+			r->res.unwritten += s ? kmag__rec_stat(s, "entries") : 0;
 			free(s);
 		}
 	}
@@ -552,10 +494,10 @@ int kmag_recorder_stop(struct kmag_recorder *r, struct kmag_err *err)
 
 		c->stats = cpu_stats(r, c->cpu);
 		rc->recorded = true;
-		rc->overrun = stat_field(c->stats, "overrun");
-		rc->commit_overrun = stat_field(c->stats, "commit overrun");
-		rc->dropped = stat_field(c->stats, "dropped events");
-		rc->left = stat_field(c->stats, "entries");
+		rc->overrun = kmag__rec_stat(c->stats, "overrun");
+		rc->commit_overrun = kmag__rec_stat(c->stats, "commit overrun");
+		rc->dropped = kmag__rec_stat(c->stats, "dropped events");
+		rc->left = kmag__rec_stat(c->stats, "entries");
 		r->res.lost += rc->overrun + rc->commit_overrun + rc->dropped;
 		/* a write cut short by a full disk can leave part of a page */
 		bytes -= bytes % r->page_size;

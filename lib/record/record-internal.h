@@ -3,7 +3,9 @@
  * record-internal.h - the recorder object shared by lib/record/record-*.c. Internal.
  *
  *   record.c          kmag_recorder_new(): validation, stale-run repair, free
- *   record-common.c   notes to the user, telling a killed run from a live one
+ *   record-common.c   notes to the user, telling a killed run from a live one,
+ *                     the page geometry, a CPU reader's poll and splice loops,
+ *                     the per-CPU stats
  *   record-setup.c    tracefs configuration (private instance or saved top level)
  *   record-stale.c    lock files; repairing what a killed run left
  *   record-capture.c  per-CPU reader threads, the traced command, stop, stats
@@ -26,6 +28,7 @@
 #include "record-state.h"
 #include "util/files.h"
 #include "tracefs-io.h"
+#include "trace/pagewalk.h"
 #include "trace/tracedat-write.h"
 
 #define REC_MAX_CPUS 4096
@@ -182,6 +185,34 @@ struct kmag_recorder {
 	kmag__tell((r)->o.note, (r)->o.note_ctx, KMAG_LOG_INFO, PR_DOMAIN, __VA_ARGS__)
 /* True when the kmag run @pid is gone (its lock released, or no such process). */
 bool kmag__rec_owner_gone(const char *state_dir, int pid);
+/*
+ * The ring buffer's page geometry (page size, commit size, header size)
+ * from an events/header_page text; @whose names it in the messages ("the
+ * kernel's"). Returns 0 or -errno with @err set.
+ */
+int kmag__rec_page_geometry(const char *header_page, const char *whose,
+			    struct kmag_page_geom *g, struct kmag_err *err);
+
+/* A field of a per_cpu/cpuN/stats text ("overrun: 12"); 0 when absent. */
+uint64_t kmag__rec_stat(const char *text, const char *key);
+
+#define REC_POLL_MS 250	/* a CPU reader drains at least this often */
+#define REC_IDLE_MS 50	/* its back-off when woken without a whole page */
+/*
+ * Moves every whole page @c's buffer holds into its bounce pipe with
+ * splice(2), handing each batch (@n bytes, whole pages) to @sink, which
+ * empties the pipe and returns 0 or -errno. Returns the bytes moved or
+ * -errno.
+ */
+int64_t kmag__rec_splice_pages(struct rec_cpu *c, int (*sink)(struct rec_cpu *c, size_t n));
+/*
+ * A CPU reader thread's loop until the recording stops: sleeps in poll(2)
+ * on the stop eventfd and the buffer (at most REC_POLL_MS) and calls @move,
+ * which returns how much it moved (0: nothing) or -errno. The final drain
+ * is the caller's. Returns 0 or -errno (poll's or @move's).
+ */
+int kmag__rec_reader_loop(struct rec_cpu *c, int64_t (*move)(struct rec_cpu *c, void *ctx),
+			  void *ctx);
 
 
 /*

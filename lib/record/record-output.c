@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 #include <unistd.h>
 
@@ -140,24 +139,11 @@ static int read_formats(struct kmag_recorder *r, struct rec_meta *f, struct kmag
 
 static int page_geometry(struct kmag_recorder *r, const char *header_page, struct kmag_err *err)
 {
-	struct tep_handle *tep = tep_alloc();
-	int ret = 0;
+	struct kmag_page_geom g = { 0 };
+	int ret = kmag__rec_page_geometry(header_page, "the kernel's", &g, err);
 
-	if (!tep)
-		return kmag_err_set(err, ENOMEM, "out of memory");
-	if (tep_parse_header_page(tep, (char *)header_page, (unsigned long)strlen(header_page),
-				  (int)sizeof(long))) {
-		ret = kmag_err_set(err, EINVAL, "cannot parse the kernel's events/header_page");
-	} else {
-		r->page_size = (uint32_t)tep_get_sub_buffer_size(tep);
-		r->commit_size = tep_get_header_page_size(tep);
-		if (r->page_size < 64 || (r->page_size & (r->page_size - 1)) ||
-		    (r->commit_size != 4 && r->commit_size != 8))
-			ret = kmag_err_set(err, EINVAL,
-					   "unexpected ring-buffer geometry (sub-buffer %u bytes, commit %d bytes)",
-					   r->page_size, r->commit_size);
-	}
-	tep_free(tep);
+	r->page_size = g.page_size;
+	r->commit_size = g.commit_size;
 	return ret;
 }
 
