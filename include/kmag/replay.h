@@ -76,7 +76,9 @@
  *     timestamp less its duration (or, earlier, at its first call's start)
  *     and ends at its exit (start_src says which); calls ended without
  *     their exit have no duration and end when found gone. Self time is
- *     the duration less the durations of the calls it made;
+ *     the duration less the durations of the calls it made; a call without
+ *     a duration passes its calls' time on to the call around it (they ran
+ *     inside that call's duration);
  *   - with the tracer's cost per traced call (kmag_replay_set_cost(), as
  *     kmag record measures it), a call's duration is the kernel's less that
  *     cost for every traced call beneath it, never below zero: so its self
@@ -152,7 +154,8 @@ struct kmag_call {
 				   gone; KMAG_TS_NONE while open or when the input has no time */
 	uint64_t duration;	/* ns, KMAG_DURATION_NONE when unknown (NO_EXIT); less the
 				   tracer's cost when the replay has one (see kernel_ns) */
-	uint64_t child_ns;	/* sum of the durations of the calls it made */
+	uint64_t child_ns;	/* sum of the durations of the calls it made (one
+				   without a duration adds its own child_ns) */
 	uint64_t id;		/* 1, 2, ... in the order calls were opened */
 	uint64_t parent_id;	/* id of the calling call, 0 when the trace has none */
 	int64_t retval;		/* valid when has_retval */

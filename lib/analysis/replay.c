@@ -198,13 +198,24 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 	f->flags |= FR_LEFT;
 	if ((flags & KMAG_CALL_NO_EXIT) && !(f->flags & FR_PLACEHOLDER))
 		r->st.unfinished_entries++;	/* a placeholder had no entry to finish */
-	/* an enclosing call that is not its caller (levels are missing) still ran it */
+	/*
+	 * an enclosing call that is not its caller (levels are missing) still ran
+	 * it. A call without a duration passes on its calls' time: they ran
+	 * inside the enclosing call's duration (the kernel's durations nest,
+	 * whether or not the exit between is in the trace), so they are not
+	 * its self time (Linux 6.19 traces calls inside fgraph's return of a
+	 * call whose exit is already written: irq_work_queue()'s, at the depth
+	 * of that call's own calls, in no call with a duration).
+	 */
 	if (p) {
 		/* a placeholder never named is a level the kernel did not trace */
 		p->call.traced_beneath += c->traced_beneath + (c->func != KMAG_FUNC_NONE);
 		if (dur != KMAG_DURATION_NONE) {
 			p->call.child_ns += c->duration;
 			p->call.kernel_child_ns += dur;
+		} else {
+			p->call.child_ns += c->child_ns;
+			p->call.kernel_child_ns += c->kernel_child_ns;
 		}
 		if (f->tl_lo != KMAG_TS_NONE) {
 			p->tl_hi = f->tl_hi;

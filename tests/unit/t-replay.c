@@ -512,6 +512,45 @@ static void the_tracers_cost_is_taken_off(void)
 	kmag_replay_free(r);
 }
 
+/*
+ * The calls made in a call without a duration (its exit lost, or a level
+ * no entry or exit names) ran inside the call around it: their time is not
+ * that call's self time. Linux 6.19 traces calls in fgraph's return of a
+ * call whose exit is written (irq_work_queue()'s arch_irq_work_raise() in
+ * fdget()'s return): one level below it, in no call with a duration
+ * (tests/fixtures/traces/vm-irq/fg619-dd-irqwork.dat.xz).
+ */
+static void a_call_without_duration_passes_its_calls_time_on(void)
+{
+	struct got g = { .n = 0 };
+	struct kmag_replay *r = new_replay(&g);
+
+	/* a { b {} <level 1: no entry, no exit> { e {} } c { d {} (c's exit lost) } } */
+	ev(r, ENTRY, 5, 0, 1, 100, NODUR);
+	ev(r, ENTRY, 5, 1, 2, 110, NODUR);
+	ev(r, EXIT, 5, 1, 2, 120, 10);
+	ev(r, ENTRY, 5, 2, 5, 125, NODUR);
+	ev(r, EXIT, 5, 2, 5, 160, 30);
+	ev(r, ENTRY, 5, 1, 3, 165, NODUR);
+	ev(r, ENTRY, 5, 2, 4, 170, NODUR);
+	ev(r, EXIT, 5, 2, 4, 190, 20);
+	ev(r, EXIT, 5, 0, 1, 200, 100);
+	CHECK_EQ(kmag_replay_finish(r, KMAG_TS_NONE), 0);
+	CHECK_EQ(g.n, 5);
+	check_call(&g.c[0], 2, 110, 120, 0);
+	check_call(&g.c[1], 5, 125, 155, 0);
+	check_call(&g.c[2], 4, 170, 190, 0);
+	check_call(&g.c[3], 3, 165, 200, KMAG_CALL_NO_EXIT);
+	CHECK_EQ(g.c[3].duration, NODUR);
+	CHECK_EQ(g.c[3].child_ns, 20);
+	check_call(&g.c[4], 1, 100, 200, 0);
+	/* b, e (under the level without a call) and d (under c): 10 + 30 + 20 */
+	CHECK_EQ(g.c[4].child_ns, 60);
+	CHECK_EQ(g.c[4].kernel_child_ns, 60);
+	CHECK_EQ(kmag_call_self(&g.c[4]), 40);
+	kmag_replay_free(r);
+}
+
 const struct test_case replay_tests[] = {
 	{ "calls nest, lost exits and entries", nesting_and_gaps },
 	{ "a sibling ends a call whose exit is lost", entry_without_exit_is_closed_by_a_sibling },
@@ -524,6 +563,8 @@ const struct test_case replay_tests[] = {
 	{ "lost events mark the calls open on that CPU", lost_events_mark_the_calls_open_on_that_cpu },
 	{ "idle tasks have a stack per CPU", idle_tasks_have_a_stack_per_cpu },
 	{ "recursion, self time and the open calls", recursion_and_open_calls },
+	{ "a call without a duration passes its calls' time on",
+	  a_call_without_duration_passes_its_calls_time_on },
 	{ "subscribers join before the first event", subscribers_join_before_the_first_event },
 	{ "the tracer's cost per traced call is taken off", the_tracers_cost_is_taken_off },
 	TEST_LIST_END,

@@ -18,7 +18,9 @@
 #                           nested into the call (include/kmag/replay.h): it splits
 #                           the call, whose calls may then outlast it
 #   export -F chrome        one "X" slice per call on its task's track; a slice
-#                           marked "exit not in the trace" has no duration;
+#                           marked "exit not in the trace" has no duration, and
+#                           its calls' time is its caller's calls' time (they ran
+#                           inside the caller's duration: not its self time);
 #                           nesting gives each call its caller; total time counts
 #                           the outermost activation of a recursive function only
 #   report --slowest N      every timed call (N is larger than the calls), with
@@ -76,11 +78,18 @@ def load_chrome(path):
     total = defaultdict(int)
     self_ = defaultdict(int)
 
+    def calls_time(s):
+        """the time of the calls made in slice s (through slices without a duration)"""
+        if "calls_time" not in s:
+            s["calls_time"] = sum(c["dur"] if c["timed"] else calls_time(c)
+                                  for c in s["children"])
+        return s["calls_time"]
+
     def walk(s, ancestors):
         name = s["name"]
         calls[name] += 1
         if s["timed"]:
-            child = sum(c["dur"] for c in s["children"] if c["timed"])
+            child = calls_time(s)
             self_[name] += max(s["dur"] - child, 0)
             if name not in ancestors:
                 total[name] += s["dur"]
