@@ -103,11 +103,12 @@ t_eq() {
 }
 
 # fixture_trace NAME: path to a fixture trace, decompressing NAME.xz/.zst into $T if needed
+# (NAME may name a subfolder of $TRACES: vm-irq/x.dat)
 fixture_trace() {
-	local f="$TRACES/$1"
+	local f="$TRACES/$1" out="$T/${1##*/}"
 	if [ -f "$f" ]; then echo "$f"; return; fi
-	if [ -f "$f.xz" ]; then xz -dc "$f.xz" >"$T/$1" && echo "$T/$1"; return; fi
-	if [ -f "$f.zst" ]; then zstd -qdc "$f.zst" >"$T/$1" && echo "$T/$1"; return; fi
+	if [ -f "$f.xz" ]; then xz -dc "$f.xz" >"$out" && echo "$out"; return; fi
+	if [ -f "$f.zst" ]; then zstd -qdc "$f.zst" >"$out" && echo "$out"; return; fi
 	echo "$f"
 }
 

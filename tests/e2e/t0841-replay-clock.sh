@@ -17,8 +17,9 @@ figures() { # figures NAME KIND REF GOT: "leaves N differ 0 backwards 0"
 }
 
 n=0
-for path in "$TRACES"/fg-*.dat.xz "$TRACES"/fg-*.dat "$TRACES"/6.19/fg*.dat "$TRACES"/vm-irq/*.dat; do
-	case $path in *.xz) tr=$(fixture_trace "$(basename "$path" .xz)") ;; *) tr=$path ;; esac
+for path in "$TRACES"/fg-*.dat.xz "$TRACES"/fg-*.dat "$TRACES"/6.19/fg*.dat "$TRACES"/vm-irq/*.dat \
+	"$TRACES"/vm-irq/*.dat.xz; do
+	case $path in *.xz) rel=${path#"$TRACES"/}; tr=$(fixture_trace "${rel%.xz}") ;; *) tr=$path ;; esac
 	name=$(basename "$tr")
 	n=$((n + 1))
 	"$KMAG" replay "$tr" >"$T/replay.txt" 2>/dev/null
