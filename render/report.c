@@ -380,6 +380,27 @@ static void json_time(FILE *out, const char *key, const struct kmag_cg_stats *st
 		put_u64(out, kmag_stats_value(st, k));
 }
 
+/* The nearest-rank percentiles the JSON and CSV give per function (include/kmag/dist.h). */
+static const struct {
+	const char *key;
+	double p;
+} pcts[] = { { "p50_ns", 50 }, { "p90_ns", 90 }, { "p99_ns", 99 } };
+
+static void json_percentiles(FILE *out, const struct kmag_dist *d)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		fprintf(out, ", \"%s\": ", pcts[k].key);
+		if (d)
+			put_u64(out, kmag_dist_percentile(d, pcts[k].p));
+		else
+			fputs("null", out);
+	}
+	if (d)
+		fprintf(out, ", \"percentiles_exact\": %s", kmag_dist_exact(d) ? "true" : "false");
+}
+
 static void json_function(FILE *out, const struct kmag_report *r, uint32_t node, bool has_time)
 {
 	const struct kmag_cg_node *nd = &kmag_cg_nodes(r->cg)[node];
@@ -398,6 +419,7 @@ static void json_function(FILE *out, const struct kmag_report *r, uint32_t node,
 		put_u64(out, nd->st.sum_ns);
 	json_time(out, "min_ns", &nd->st, KMAG_SORT_MIN, has_time);
 	json_time(out, "max_ns", &nd->st, KMAG_SORT_MAX, has_time);
+	json_percentiles(out, has_time ? kmag_cg_node_dist(r->cg, node) : NULL);
 	fprintf(out, ", \"incomplete\": %" PRIu64, nd->st.incomplete);
 	if (r->probe_hits) {
 		uint64_t hits = r->probe_hits(r->probe_hits_ctx, nd->func);
@@ -730,12 +752,14 @@ int kmag_report_csv(FILE *out, const struct kmag_report *r)
 		free(order);
 		return csv_focus(out, r);
 	}
-	fputs("function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,module", out);
+	fputs("function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,p50_ns,p90_ns,p99_ns,incomplete,"
+	      "module", out);
 	if (r->srcline)
 		fputs(",source", out);
 	fputc('\n', out);
 	for (i = 0; i < n && (!r->limit || shown < r->limit); i++) {
 		const struct kmag_cg_node *nd = &nodes[order[i]];
+		const struct kmag_dist *d;
 		size_t k;
 
 		if (!listed_node(r, order[i]))
@@ -747,6 +771,12 @@ int kmag_report_csv(FILE *out, const struct kmag_report *r)
 			fputc(',', out);
 			if (has_time && nd->st.timed)
 				put_u64(out, kmag_stats_value(&nd->st, cols[k]));
+		}
+		d = has_time ? kmag_cg_node_dist(r->cg, order[i]) : NULL;
+		for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+			fputc(',', out);
+			if (d)
+				put_u64(out, kmag_dist_percentile(d, pcts[k].p));
 		}
 		fprintf(out, ",%" PRIu64 ",", nd->st.incomplete);
 		kmag_fput_csv_field(out, kmag_symtab_module(r->st, nd->func));

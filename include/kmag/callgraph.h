@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dist.h"
 #include "event.h"
 #include "replay.h"
 #include "symtab.h"
@@ -152,6 +153,15 @@ long kmag_cg_node_index(const struct kmag_cg *cg, kmag_func_t func);
 /* Edge index of caller->callee (node indexes), or -1. */
 long kmag_cg_edge_index(const struct kmag_cg *cg, uint32_t caller, uint32_t callee);
 const struct kmag_cg_summary *kmag_cg_summary(const struct kmag_cg *cg);
+/*
+ * The durations of node @i's timed calls (every call whose duration is known,
+ * a recursion's inner calls too: the calls its Avg, min and max are taken
+ * over) as a distribution (dist.h), ready to read after kmag_cg_finish();
+ * borrowed, valid until kmag_cg_free(). NULL when the graph holds no
+ * durations for all of them: no timed call, or sums without durations (a
+ * profile read back, a scoped graph, a merge with one of those).
+ */
+const struct kmag_dist *kmag_cg_node_dist(const struct kmag_cg *cg, size_t i);
 
 /* Other (non-function) events seen, counted per event name. */
 struct kmag_cg_event_count {

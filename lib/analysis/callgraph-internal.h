@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "kmag/callgraph.h"
+#include "kmag/dist.h"
 #include "util/u64map.h"
 
 #define NONE32 UINT32_MAX
@@ -53,6 +54,9 @@ struct kmag_cg {
 	char **owned;			/* event names copied by kmag_cg_add_event_count() */
 	size_t nr_owned, cap_owned;
 
+	struct kmag_dist **dists;	/* per node: its timed calls' durations (NULL: none yet) */
+	size_t cap_dists;
+
 	struct kmag_cg_summary sum;
 	bool finished;
 };
@@ -87,6 +91,12 @@ static inline void stats_merge(struct kmag_cg_stats *d, const struct kmag_cg_sta
 		d->max_ns = s->max_ns;
 }
 
+/*
+ * Adds @n's timed calls (a duration, or all of @src when non-NULL) to node
+ * @node's distribution. 0 or -ENOMEM.
+ */
+int kmag__cg_dist_add(struct kmag_cg *cg, uint32_t node, uint64_t dur,
+		      const struct kmag_dist *src);
 /* The node of @func, created empty if new; NONE32 when out of memory. */
 uint32_t kmag__cg_node_get(struct kmag_cg *cg, kmag_func_t func);
 /* The edge caller->callee (node indexes), created empty if new; NONE32 when out of memory. */

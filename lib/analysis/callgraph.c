@@ -96,6 +96,9 @@ void kmag_cg_free(struct kmag_cg *cg)
 	free(cg->in);
 	free(cg->pend);
 	free(cg->cct);
+	for (size_t i = 0; i < cg->cap_dists; i++)
+		kmag_dist_free(cg->dists[i]);
+	free(cg->dists);
 	u64map_release(&cg->edge_index);
 	u64map_release(&cg->cct_index);
 	u64map_release(&cg->evcount_index);
@@ -166,6 +169,32 @@ uint32_t kmag__cg_edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
 	e->callee = callee;
 	stats_init(&e->st);
 	return (uint32_t)cg->nr_edges++;
+}
+
+int kmag__cg_dist_add(struct kmag_cg *cg, uint32_t node, uint64_t dur,
+		      const struct kmag_dist *src)
+{
+	struct kmag_dist *d;
+
+	if (node >= cg->cap_dists) {
+		size_t old = cg->cap_dists;
+
+		if (kmag__grow(&cg->dists, &cg->cap_dists, (size_t)node + 1, sizeof(*cg->dists)))
+			return -ENOMEM;
+		memset(cg->dists + old, 0, (cg->cap_dists - old) * sizeof(*cg->dists));
+	}
+	d = cg->dists[node];
+	if (!d && !(d = cg->dists[node] = kmag_dist_new()))
+		return -ENOMEM;
+	return src ? kmag_dist_merge(d, src) : kmag_dist_add(d, dur);
+}
+
+const struct kmag_dist *kmag_cg_node_dist(const struct kmag_cg *cg, size_t i)
+{
+	const struct kmag_dist *d = i < cg->cap_dists ? cg->dists[i] : NULL;
+
+	/* a graph made of sums may hold the calls of some sources only: then none */
+	return d && kmag_dist_count(d) == cg->nodes[i].st.timed ? d : NULL;
 }
 
 /* ---- calling-context tree ---- */
@@ -449,6 +478,9 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		return 0;
 	self = kmag_call_self(call);
 	stats_time(&n->st, dur);
+	/* the distribution of exactly the calls Avg, min and max are taken over */
+	if (kmag__cg_dist_add(cg, f->node, dur, NULL))
+		return -ENOMEM;
 	if (!(call->flags & KMAG_CALL_RECURSIVE))
 		n->st.total_ns += dur;
 	n->st.self_ns += self;
@@ -625,6 +657,9 @@ int kmag_cg_finish(struct kmag_cg *cg)
 	ret = build_adjacency(cg);
 	if (ret)
 		return ret;
+	for (size_t i = 0; i < cg->cap_dists; i++)
+		if (cg->dists[i])
+			kmag_dist_finish(cg->dists[i]);
 	cg->finished = true;
 	return 0;
 }

@@ -134,7 +134,12 @@ int kmag_cg_merge(struct kmag_cg *dst, struct kmag_symtab *dst_st, const struct 
 	for (i = 0; i < src->nr_nodes; i++) {
 		kmag_func_t f = func_in(dst_st, src_st, src->nodes[i].func);
 
+		const struct kmag_dist *d = kmag_cg_node_dist(src, i);
+
 		if (f == KMAG_FUNC_NONE || kmag_cg_add_node_stats(dst, f, &src->nodes[i].st))
+			return -ENOMEM;
+		/* durations travel with the graph (not with a profile's JSON) */
+		if (d && kmag__cg_dist_add(dst, (uint32_t)kmag_cg_node_index(dst, f), 0, d))
 			return -ENOMEM;
 	}
 	for (i = 0; i < src->nr_edges; i++) {

@@ -63,7 +63,7 @@ t_ok "folded export" "$KMAG" export -F folded -o "$T/e.folded" "$FG"
 "$KMAG" flame --folded "$T/f.folded" "$FG" 2>/dev/null
 t_ok "equals kmag flame --folded" cmp "$T/e.folded" "$T/f.folded"
 t_ok "csv of functions" "$KMAG" export -F csv -o "$T/f.csv" "$FG"
-t_grep "has the report's header" '^function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,module$' "$T/f.csv"
+t_grep "has the report's header" '^function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,p50_ns,p90_ns,p99_ns,incomplete,module$' "$T/f.csv"
 t_ok "csv of edges" "$KMAG" export -F csv --table edges -o "$T/e.csv" "$FG"
 t_grep "with caller and callee" '^ksys_write,vfs_write,34,[0-9]+,' "$T/e.csv"
 t_ok "json" "$KMAG" export -F json -o "$T/g.json" "$FG"
