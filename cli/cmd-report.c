@@ -3,6 +3,7 @@
  * cmd-report.c - `kmag report`: the functions of a trace as a table.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
@@ -15,6 +16,7 @@
 #include "kmag/render/argstats.h"
 #include "kmag/render/durations.h"
 #include "kmag/render/errors.h"
+#include "kmag/render/latency.h"
 #include "kmag/render/probes.h"
 #include "kmag/render/report.h"
 #include "kmag/report.h"
@@ -32,6 +34,7 @@ static const struct cli_command report_cmd = {
 /* The command line of a report. */
 struct report_args {
 	const char *format, *focus;	/* focus: --callers/--callees FUNC */
+	const char *latency;		/* --latency FUNC */
 	unsigned long limit, slowest;
 	bool limit_set, sort_set;
 	bool probes, errors;		/* --probes, --errors */
@@ -88,6 +91,10 @@ static const struct cli_option report_options[] = {
 			"for json/csv; 0 = all)"),
 	CLI_CALLBACK(0, "callers", "FUNC", parse_focus, "who called FUNC, with counts and times"),
 	CLI_CALLBACK(0, "callees", "FUNC", parse_focus, "what FUNC called"),
+	CLI_STRING(0, "latency", "FUNC", latency,
+		   "FUNC's durations as bcc's funclatency shows them: a\n"
+		   "log2 histogram with counts, avg, total, count and\n"
+		   "p50/p90/p99 (function_graph traces; text or json)"),
 	CLI_FORMAT("FMT", format, "text,json,csv", "text (default), json or csv"),
 	CLI_FLAG(0, "probes", probes,
 		 "the probe events (kmag record --kprobe/--uprobe):\n"
@@ -132,19 +139,22 @@ static int check_views(const struct report_args *a)
 	int ret;
 
 	/* one view at a time; which formats each view has: cli/formats.c */
-	if (a->probes + !!a->slowest + !!a->focus + a->errors + !!a->nr_arg_specs > 1)
-		return cli_usage_error("report", "--probes, --slowest, --errors, --arg and --callers/--callees are separate views: give one");
+	if (a->probes + !!a->slowest + !!a->focus + a->errors + !!a->nr_arg_specs + !!a->latency > 1)
+		return cli_usage_error("report", "--probes, --slowest, --errors, --arg, --latency and --callers/--callees are separate views: give one");
 	if (a->so.vmlinux && !a->slowest && !a->focus)
 		return cli_usage_error("report", "--vmlinux shows call sites with --callers, --callees or --slowest: add one");
 	if (a->slowest && a->so.filter_filepath)
 		return cli_usage_error("report", "--filter-filepath filters the functions table, not the --slowest calls: leave it out");
+	if (a->latency && (a->sort_set || a->limit_set))
+		return cli_usage_error("report", "--sort and --limit order and cut the functions table; --latency shows one function");
 	if (a->slowest && (a->sort_set || a->limit_set))
 		return cli_usage_error("report", "--sort and --limit order and cut the functions table; --slowest N keeps the N longest calls, longest first");
 	if ((a->so.vmlinux && (ret = cli_format_check("report", "--vmlinux", a->format))) ||
 	    (a->errors && (ret = cli_format_check("report", "--errors", a->format))) ||
 	    (a->nr_arg_specs && (ret = cli_format_check("report", "--arg", a->format))) ||
 	    (a->probes && (ret = cli_format_check("report", "--probes", a->format))) ||
-	    (a->slowest && (ret = cli_format_check("report", "--slowest", a->format))))
+	    (a->slowest && (ret = cli_format_check("report", "--slowest", a->format))) ||
+	    (a->latency && (ret = cli_format_check("report", "--latency", a->format))))
 		return ret;
 	return 0;
 }
@@ -169,7 +179,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	v->nr_args = a->nr_arg_specs;
 	v->callsites = a->so.vmlinux && a->focus;	/* --slowest resolves its calls' own */
 	/* the header says what a trace holds, also without calls (then, why the table is empty) */
-	a->so.calls_optional = !a->slowest && !a->errors && !a->nr_arg_specs;
+	a->so.calls_optional = !a->slowest && !a->errors && !a->nr_arg_specs && !a->latency;
 	a->so.symbols = true;
 	return 0;
 }
@@ -188,14 +198,15 @@ static int check_durations(const struct report_args *a, const struct kmag_sessio
 
 	const struct kmag_trace_info *info = kmag_session_info(s);
 
-	if (a->slowest && info->format == KMAG_INPUT_PROFILE)
-		return cli_error("%s is a profile (sums of calls, from report --format json or merge): --slowest needs a trace's calls",
-				 kmag_session_name(s));
+	if ((a->slowest || a->latency) && info->format == KMAG_INPUT_PROFILE)
+		return cli_error("%s is a profile (sums of calls, from report --format json or merge): %s needs a trace's calls",
+				 kmag_session_name(s), a->slowest ? "--slowest" : "--latency");
 	/* has_durations tells the exit format has times; a function tracer never fills them */
 	if (info->tracer == KMAG_TRACER_FUNCTION_GRAPH && info->has_durations)
 		return 0;
-	if (a->slowest)
-		return cli_error("--slowest needs call durations, which this trace lacks (function tracer); record with function_graph");
+	if (a->slowest || a->latency)
+		return cli_error("%s needs call durations, which this trace lacks (function tracer); record with function_graph",
+				 a->slowest ? "--slowest" : "--latency");
 	if (a->sort_set && (size_t)a->r.sort < sizeof(timed) / sizeof(timed[0]) && timed[a->r.sort])
 		return cli_error("--sort %s needs call durations, which this trace lacks (function tracer); use --sort calls, incomplete or name, or record with function_graph",
 				 timed[a->r.sort]);
@@ -211,6 +222,26 @@ static int print_slowest(const struct report_args *a, const struct kmag_session 
 
 	return cli_write_error(NULL, print(stdout, kmag_session_slowest(s), kmag_session_symtab(s),
 					   kmag_session_trace(s), kmag_session_srclines(s)));
+}
+
+/* --latency FUNC: prints FUNC's histogram; returns the exit code. */
+static int print_latency(const struct report_args *a, const struct kmag_session *s)
+{
+	const struct kmag_cg *cg = kmag_session_graph(s);
+	struct kmag_latency l = { .name = a->latency };
+	long node;
+	int ret = cli_find_function(s, "--latency", a->latency, &node);
+
+	if (ret)
+		return ret;
+	l.st = &kmag_cg_nodes(cg)[node].st;
+	l.dist = kmag_cg_node_dist(cg, (size_t)node);
+	if (!l.dist)
+		return cli_error("%s has no call with a duration in %s (%" PRIu64 " call%s, none with both its entry and exit): record longer, or look at another function",
+				 a->latency, kmag_session_name(s), l.st->calls,
+				 l.st->calls == 1 ? "" : "s");
+	return cli_write_error(NULL, !strcmp(a->format, "json") ? kmag_latency_json(stdout, &l) :
+								  kmag_latency_text(stdout, &l));
 }
 
 /* --errors: prints where the errors were born; returns the exit code. */
@@ -329,6 +360,8 @@ static int render(struct report_args *a, const struct kmag_session *s)
 		return ret;
 	if (a->slowest)
 		return print_slowest(a, s);
+	if (a->latency)
+		return print_latency(a, s);
 	if (a->errors)
 		return print_errors(a, s);
 	if (a->nr_arg_specs)

@@ -19,6 +19,7 @@ static const struct format_rule {
 	{ "report", "--slowest", "text,json" },
 	{ "report", "--errors", "text,json" },
 	{ "report", "--arg", "text,json" },
+	{ "report", "--latency", "text,json" },
 	{ "report", "--vmlinux", "text,json" },
 	{ "export", "--table", "csv" },
 	{ "export", "--weight", "folded" },
