@@ -194,6 +194,63 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 		fprintf(out, "%11s (none)\n", "");
 }
 
+/* Which way a latency moved: as its larger move, of p50 or p99. */
+static enum kmag_diff_status latency_way(const struct kmag_diff_latency *l)
+{
+	uint64_t m50 = l->p50_b > l->p50_a ? l->p50_b - l->p50_a : l->p50_a - l->p50_b;
+	uint64_t m99 = l->p99_b > l->p99_a ? l->p99_b - l->p99_a : l->p99_a - l->p99_b;
+	bool up = m99 >= m50 ? l->p99_b > l->p99_a : l->p50_b > l->p50_a;
+
+	return up ? KMAG_DIFF_GREW : KMAG_DIFF_SHRANK;
+}
+
+/*
+ * The functions whose p50 or p99 moved past the time thresholds, largest
+ * move first (both traces timed). Returns 0 or -ENOMEM.
+ */
+static int latency_section(FILE *out, const struct kmag_diff_report *r, bool colour)
+{
+	const struct kmag_diff_func *f = kmag_cgdiff_funcs(r->diff);
+	size_t n, i, shown = 0, total = 0;
+	uint32_t *order = kmag_cgdiff_latency_changes(r->diff, &n);
+	struct kmag_diff_latency l;
+	char c[6][48];
+
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		total += func_shown(r, &f[order[i]]);
+	fprintf(out, "\nLatency changed, nearest-rank p50 or p99 (%zu), largest change first:\n", total);
+	fprintf(out, "%11s %11s %12s %11s %11s %12s  %s\n", "p50 A", "p50 B", "Delta", "p99 A",
+		"p99 B", "Delta", "Function");
+	for (i = 0; i < n; i++) {
+		const struct kmag_diff_func *x = &f[order[i]];
+
+		if (!func_shown(r, x) || !kmag_cgdiff_latency(r->diff, order[i], &l))
+			continue;
+		if (r->limit && shown >= r->limit) {
+			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+			break;
+		}
+		shown++;
+		if (colour)
+			fputs(colour_of(latency_way(&l)), out);
+		kmag_format_duration(c[0], sizeof(c[0]), l.p50_a);
+		kmag_format_duration(c[1], sizeof(c[1]), l.p50_b);
+		signed_time(c[2], sizeof(c[2]), l.p50_a, l.p50_b);
+		kmag_format_duration(c[3], sizeof(c[3]), l.p99_a);
+		kmag_format_duration(c[4], sizeof(c[4]), l.p99_b);
+		signed_time(c[5], sizeof(c[5]), l.p99_a, l.p99_b);
+		fprintf(out, "%11s %11s %12s %11s %11s %12s  ", c[0], c[1], c[2], c[3], c[4], c[5]);
+		put_func(out, x);
+		fputs(colour ? "\033[0m\n" : "\n", out);
+	}
+	if (!shown)
+		fprintf(out, "%11s (none)\n", "");
+	free(order);
+	return 0;
+}
+
 /* The functions paired across A and B by a rename rule, largest change first. */
 static void renamed_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order)
 {
@@ -331,6 +388,11 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 	if (kmag_cgdiff_nr_renamed(d))
 		renamed_section(out, r, fo);
 	func_section(out, r, fo, KMAG_DIFF_GREW, "Changed functions", colour);
+	if (kmag_cgdiff_has_time(d) && latency_section(out, r, colour)) {
+		free(fo);
+		free(eo);
+		return -ENOMEM;
+	}
 	edge_section(out, r, eo, colour);
 	free(fo);
 	free(eo);
@@ -339,7 +401,9 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 
 /* ---- JSON ---- */
 
-static void json_stats(FILE *out, const struct kmag_cg_stats *st, bool present, bool has_time)
+/* @p50, @p99: a function's nearest-rank percentiles (NULL: none, or an edge) */
+static void json_stats(FILE *out, const struct kmag_cg_stats *st, bool present, bool has_time,
+		       const uint64_t *p50, const uint64_t *p99)
 {
 	if (!present) {
 		fputs("null", out);
@@ -349,6 +413,8 @@ static void json_stats(FILE *out, const struct kmag_cg_stats *st, bool present, 
 	if (has_time && st->timed)
 		fprintf(out, ", \"total_ns\": %" PRIu64 ", \"self_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64,
 			st->total_ns, st->self_ns, st->max_ns);
+	if (p50)
+		fprintf(out, ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64, *p50, *p99);
 	fprintf(out, ", \"incomplete\": %" PRIu64 "}", st->incomplete);
 }
 
@@ -402,7 +468,8 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 	const struct kmag_diff_func *f = kmag_cgdiff_funcs(d);
 	const struct kmag_diff_edge *e = kmag_cgdiff_edges(d);
 	uint32_t *fo = kmag_cgdiff_sorted_funcs(d), *eo = kmag_cgdiff_sorted_edges(d);
-	bool has_time = kmag_cgdiff_has_time(d);
+	bool has_time = kmag_cgdiff_has_time(d), lat;
+	struct kmag_diff_latency l = { 0 };
 	size_t i, nf = 0, ne = 0;
 
 	if (!fo || !eo) {
@@ -441,10 +508,16 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 			fprintf(out, ", \"renamed\": \"%s\"", kmag_diff_rename_name(x->rename));
 		}
 		fprintf(out, ", \"status\": \"%s\", \"a\": ", kmag_diff_status_name(x->status));
-		json_stats(out, &x->a, x->node_a >= 0, has_time);
+		lat = kmag_cgdiff_latency(d, fo[i], &l);
+		json_stats(out, &x->a, x->node_a >= 0, has_time, lat ? &l.p50_a : NULL, &l.p99_a);
 		fputs(", \"b\": ", out);
-		json_stats(out, &x->b, x->node_b >= 0, has_time);
+		json_stats(out, &x->b, x->node_b >= 0, has_time, lat ? &l.p50_b : NULL, &l.p99_b);
 		json_deltas(out, &x->a, &x->b, has_time);
+		if (lat)
+			fprintf(out, ", \"delta_p50_ns\": %" PRId64 ", \"delta_p99_ns\": %" PRId64
+				     ", \"latency_changed\": %s",
+				(int64_t)(l.p50_b - l.p50_a), (int64_t)(l.p99_b - l.p99_a),
+				l.changed ? "true" : "false");
 		fputc('}', out);
 	}
 	fputs("], \"edges\": [", out);
@@ -459,9 +532,9 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 		kmag_fput_json_string(out, f[x->callee].name);
 		fprintf(out, ", \"status\": \"%s\", \"interrupt\": %s, \"a\": ",
 			kmag_diff_status_name(x->status), x->flags & KMAG_EDGE_IRQ ? "true" : "false");
-		json_stats(out, &x->a, x->in_a, has_time);
+		json_stats(out, &x->a, x->in_a, has_time, NULL, NULL);
 		fputs(", \"b\": ", out);
-		json_stats(out, &x->b, x->in_b, has_time);
+		json_stats(out, &x->b, x->in_b, has_time, NULL, NULL);
 		json_deltas(out, &x->a, &x->b, has_time);
 		fputc('}', out);
 	}

@@ -142,6 +142,27 @@ size_t kmag_cgdiff_count_funcs(const struct kmag_cgdiff *d, enum kmag_diff_statu
 uint32_t *kmag_cgdiff_sorted_funcs(const struct kmag_cgdiff *d);
 uint32_t *kmag_cgdiff_sorted_edges(const struct kmag_cgdiff *d);
 
+/*
+ * A function's latency in A and B: the nearest-rank p50 and p99 of its
+ * timed calls (kmag_cg_node_dist()), and whether either moved by the
+ * diff's time thresholds (time_min_ns and time_pct of the larger).
+ */
+struct kmag_diff_latency {
+	uint64_t p50_a, p50_b, p99_a, p99_b;
+	bool changed;
+};
+
+/*
+ * Fills @l for function @i of the diff; false (@l untouched) when it is not
+ * in both graphs or either holds no durations of it.
+ */
+bool kmag_cgdiff_latency(const struct kmag_cgdiff *d, size_t i, struct kmag_diff_latency *l);
+/*
+ * The functions whose latency changed, the largest move of p50 or p99
+ * first: a new array of *@n function indexes to free(), or NULL (ENOMEM).
+ */
+uint32_t *kmag_cgdiff_latency_changes(const struct kmag_cgdiff *d, size_t *n);
+
 #ifdef __cplusplus
 }
 #endif

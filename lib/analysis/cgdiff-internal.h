@@ -16,6 +16,7 @@ struct kmag_cgdiff {
 	const struct kmag_cg *a, *b;
 	const struct kmag_symtab *sta, *stb;
 	bool has_time;
+	struct kmag_diff_opts opts;	/* the thresholds it was made with */
 	size_t renamed;			/* functions paired by kmag__cgdiff_pair_renames() */
 };
 

@@ -203,6 +203,7 @@ struct kmag_cgdiff *kmag_cgdiff_new(const struct kmag_cg *a, const struct kmag_s
 	}
 	d->a = a;
 	d->b = b;
+	d->opts = *o;
 	d->sta = sta;
 	d->stb = stb;
 	d->has_time = kmag_cg_summary(a)->has_time && kmag_cg_summary(b)->has_time;
@@ -345,4 +346,74 @@ uint32_t *kmag_cgdiff_sorted_funcs(const struct kmag_cgdiff *d)
 uint32_t *kmag_cgdiff_sorted_edges(const struct kmag_cgdiff *d)
 {
 	return sorted(d->nr_edges, d, true);
+}
+
+bool kmag_cgdiff_latency(const struct kmag_cgdiff *d, size_t i, struct kmag_diff_latency *l)
+{
+	const struct kmag_diff_func *f = &d->funcs[i];
+	const struct kmag_dist *da, *db;
+
+	if (f->node_a < 0 || f->node_b < 0 || !d->has_time)
+		return false;
+	da = kmag_cg_node_dist(d->a, (size_t)f->node_a);
+	db = kmag_cg_node_dist(d->b, (size_t)f->node_b);
+	if (!da || !db)
+		return false;
+	l->p50_a = kmag_dist_percentile(da, 50);
+	l->p50_b = kmag_dist_percentile(db, 50);
+	l->p99_a = kmag_dist_percentile(da, 99);
+	l->p99_b = kmag_dist_percentile(db, 99);
+	l->changed = moved(l->p50_a, l->p50_b, d->opts.time_min_ns, d->opts.time_pct) ||
+		     moved(l->p99_a, l->p99_b, d->opts.time_min_ns, d->opts.time_pct);
+	return true;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* A changed function and the size of its change, for sorting. */
+struct lat_change {
+	uint32_t i;
+	uint64_t by;	/* the larger move of p50 and p99 */
+};
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct lat_change *a = x, *b = y;
+
+	if (a->by != b->by)
+		return a->by < b->by ? 1 : -1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+uint32_t *kmag_cgdiff_latency_changes(const struct kmag_cgdiff *d, size_t *n)
+{
+	struct lat_change *c = malloc((d->nr_funcs + 1) * sizeof(*c));
+	uint32_t *out = malloc((d->nr_funcs + 1) * sizeof(*out));
+	struct kmag_diff_latency l;
+	size_t i, k = 0;
+
+	if (!c || !out) {
+		free(c);
+		free(out);
+		return NULL;
+	}
+	for (i = 0; i < d->nr_funcs; i++) {
+		uint64_t m50, m99;
+
+		if (!kmag_cgdiff_latency(d, i, &l) || !l.changed)
+			continue;
+		m50 = absdiff(l.p50_a, l.p50_b);
+		m99 = absdiff(l.p99_a, l.p99_b);
+		c[k].i = (uint32_t)i;
+		c[k++].by = m50 > m99 ? m50 : m99;
+	}
+	qsort(c, k, sizeof(*c), cmp_change);
+	for (i = 0; i < k; i++)
+		out[i] = c[i].i;
+	free(c);
+	*n = k;
+	return out;
 }

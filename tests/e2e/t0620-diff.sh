@@ -92,4 +92,12 @@ t_exit "three traces are a usage error" 2 "$KMAG" diff "$A" "$B" "$A"
 t_exit "a missing trace is an error" 1 "$KMAG" diff "$A" "$T/nope.dat"
 t_grep "naming it" 'nope\.dat' "$T/err"
 t_exit "bad --calls-pct" 2 "$KMAG" diff --calls-pct 300 "$A" "$B"
+# latencies: every function's p50/p99 in A and B are trace-cmd's nearest-rank
+# percentiles, changed past the time thresholds, listed largest move first
+"$KMAG" diff -F json "$A" "$B" >"$T/lat.json"
+"$KMAG" diff --limit 0 "$A" "$B" >"$T/lat.txt"
+t_ok "p50/p99 of A and B compared (JSON and text)" \
+	python3 "$SRCDIR/tests/e2e/helpers/diff-latency.py" "$T/lat.json" "$T/lat.txt" "$A" "$B"
+"$KMAG" diff "$A" "$A" >"$T/same.txt"
+t_grep "a trace against itself: no latency change" '^Latency changed, nearest-rank p50 or p99 \(0\)' "$T/same.txt"
 t_done
