@@ -20,6 +20,7 @@
 #include "html-errors.h"
 #include "html-sites.h"
 #include "kmag/cgview.h"
+#include "kmag/dist.h"
 #include "kmag/render/explore.h"
 #include "kmag/outfile.h"
 #include "kmag/render/graph.h"
@@ -201,6 +202,55 @@ static void put_probe_hits(FILE *out, const struct kmag_explore *x, const uint32
 	fputc(']', out);
 }
 
+/*
+ * The shown functions' durations (graph mode): "p50", "p90", "p99" (null
+ * without a distribution) and "hist", each one's log2 histogram in ns as
+ * funclatency counts it (0 with 1), [first slot, counts up to the last in use].
+ */
+static void put_latency(FILE *out, const struct kmag_explore *x, const uint32_t *fn, size_t n)
+{
+	static const char *const keys[] = { "p50", "p90", "p99" };
+	static const double pcts[] = { 50, 90, 99 };
+	uint64_t slots[KMAG_DIST_LOG2_SLOTS];
+	size_t i, k;
+	int s, top, first;
+
+	for (k = 0; k < 3; k++) {
+		fprintf(out, ",\"%s\":[", keys[k]);
+		for (i = 0; i < n; i++) {
+			const struct kmag_dist *d = kmag_cg_node_dist(x->cg, fn[i]);
+
+			if (i)
+				fputc(',', out);
+			if (d)
+				fprintf(out, "%" PRIu64, kmag_dist_percentile(d, pcts[k]));
+			else
+				fputs("null", out);
+		}
+		fputc(']', out);
+	}
+	fputs(",\"hist\":[", out);
+	for (i = 0; i < n; i++) {
+		const struct kmag_dist *d = kmag_cg_node_dist(x->cg, fn[i]);
+
+		if (i)
+			fputc(',', out);
+		top = d ? kmag_dist_log2(d, 1, slots) : -1;
+		if (top < 0) {
+			fputs("null", out);
+			continue;
+		}
+		slots[1] += slots[0];
+		for (first = 1; first < top && !slots[first]; first++)
+			;
+		fprintf(out, "[%d", first);
+		for (s = first; s <= top; s++)
+			fprintf(out, ",%" PRIu64, slots[s]);
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
 static const char *func_name(const struct kmag_explore *x, size_t i, kmag_func_t *id, bool *in_a)
 {
 	if (x->diff) {
@@ -379,6 +429,8 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 		put_probe_hits(out, x, sh.fn, sh.nr_fn);
 	fputc(',', out);
 	stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
+	if (!x->diff && has_time)
+		put_latency(out, x, sh.fn, sh.nr_fn);
 	fputc('}', out);
 	if (x->diff) {
 		const struct kmag_diff_func *f = kmag_cgdiff_funcs(x->diff);

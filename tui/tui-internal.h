@@ -37,6 +37,9 @@ struct tui_view {
 	uint32_t *tdepth;	/* per tree node: levels below the call */
 	uint8_t *folded;	/* per tree node */
 	uint32_t *vis;		/* visible tree nodes, in order; nrows of them */
+	/* LATENCY: `kmag report --latency`'s text (render/latency.c), split into nrows lines */
+	char *lat_text;
+	char **lat_lines;
 };
 
 struct tui {
@@ -70,7 +73,7 @@ const char *tui_func_name(const struct tui *t, kmag_func_t f);
  * Lines of the help screen, for the model's scrolling: tui-render.c's text
  * (checked there at compile time, so the model needs nothing of the render).
  */
-#define TUI_HELP_LINES 22
+#define TUI_HELP_LINES 24
 /* Recomputes @v's visible tree rows after a fold changed. */
 void tui_tree_relayout(struct tui_view *v);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kmag/render/latency.h"
 #include "tui-internal.h"
 
 const char *tui_func_name(const struct tui *t, kmag_func_t f)
@@ -31,6 +32,8 @@ static void view_release(struct tui_view *v)
 	free(v->tdepth);
 	free(v->folded);
 	free(v->vis);
+	free(v->lat_text);
+	free(v->lat_lines);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -476,6 +479,74 @@ static int set_sort(struct tui *t, enum kmag_sort_key k)
 	return 1;
 }
 
+/*
+ * l: the function's durations as `kmag report --latency` prints them (the
+ * same renderer, its lines shown as they are).
+ */
+static int open_latency(struct tui *t, uint32_t node)
+{
+	const struct kmag_dist *d = kmag_cg_node_dist(t->d.cg, node);
+	struct kmag_latency l = { .name = tui_node_name(t, node),
+				  .st = &kmag_cg_nodes(t->d.cg)[node].st, .dist = d };
+	struct tui_view *v;
+	size_t size = 0, n = 0, i;
+	char *text = NULL, *p;
+	FILE *f;
+
+	if (!d) {
+		snprintf(t->msg, sizeof(t->msg), "%s: no call with a duration%s", l.name,
+			 t->has_time ? "" : " (a function-tracer trace has none)");
+		return 1;
+	}
+	f = open_memstream(&text, &size);
+	if (!f)
+		return -ENOMEM;
+	if (kmag_latency_text(f, &l) | fclose(f)) {
+		free(text);
+		return -ENOMEM;
+	}
+	for (p = text; *p; p++)
+		n += *p == '\n';
+	if (!(v = push(t, TUI_LATENCY))) {
+		free(text);
+		return -ENOMEM;
+	}
+	v->node = node;
+	v->lat_text = text;
+	v->lat_lines = calloc(n + 1, sizeof(*v->lat_lines));
+	if (!v->lat_lines) {
+		pop(t);
+		return -ENOMEM;
+	}
+	for (i = 0, p = text; i < n; i++) {
+		v->lat_lines[i] = p;
+		p = strchr(p, '\n');
+		*p++ = 0;
+	}
+	v->nrows = n;
+	return 1;
+}
+
+/* The function of the current row (l), NONE32 when it has none. */
+static uint32_t row_node(struct tui *t, struct tui_view *v)
+{
+	long ni;
+
+	switch (v->kind) {
+	case TUI_FUNCS:
+		return t->order[v->cursor];
+	case TUI_FUNC:
+		return v->frows[v->cursor].edge < 0 ? v->node : v->frows[v->cursor].node;
+	case TUI_CALLS:
+		return v->node;
+	case TUI_TREE:
+		ni = kmag_cg_node_index(t->d.cg, v->call->tree[v->vis[v->cursor]].func);
+		return ni < 0 ? UINT32_MAX : (uint32_t)ni;
+	default:
+		return UINT32_MAX;
+	}
+}
+
 /* Enter / c / f on the current row. */
 static int open_row(struct tui *t, struct tui_view *v, int key)
 {
@@ -547,6 +618,10 @@ static int row_key(struct tui *t, struct tui_view *v, int key)
 	case TUI_KEY_ENTER: case 'c': case 'f':
 		ret = open_row(t, v, key);
 		return ret < 0 ? ret : 1;
+	case 'l':
+		if (row_node(t, v) == UINT32_MAX)
+			return 1;
+		return open_latency(t, row_node(t, v));
 	}
 	return 1;
 }
@@ -606,7 +681,7 @@ int tui_key(struct tui *t, int key)
 			snprintf(t->msg, sizeof(t->msg), "no match for \"%s\"", t->pat);
 		return 1;
 	}
-	if (!v->nrows || v->kind == TUI_HELP)
+	if (!v->nrows || v->kind == TUI_HELP || v->kind == TUI_LATENCY)
 		return 1;
 	return row_key(t, v, key);
 }

@@ -26,6 +26,8 @@ static const char *const help_text[] = {
 	"  c                   the function's individual calls (start, task, CPU,",
 	"                      duration, return value): its first and slowest ones",
 	"  f                   in a call list or tree: the function's callers and callees",
+	"  l                   the function's latency: its durations as funclatency shows",
+	"                      them (log2 histogram, avg, count, p50/p90/p99)",
 	"  s                   sort: table by total, self, calls; calls by start or duration",
 	"  1 / 2 / 3           sort the table by calls / total / self time",
 	"  Left/Right, -/+     call tree: fold / unfold (Left on a leaf: to its caller)",
@@ -567,6 +569,11 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 		put_cells(hd, cols, cells, tree_cells(cells, (const char *const[]){ "Start",
 			  "Duration", "Return", "Call" }), -1);
 		break;
+	case TUI_LATENCY:
+		put(title, cols, "%s: latency of %" PRIu64 " timed calls (kmag report --latency)",
+		    tui_node_name(t, v->node), kmag_cg_nodes(t->d.cg)[v->node].st.timed);
+		put(hd, cols, "%s", "");
+		break;
 	case TUI_HELP:
 		put(title, cols, "kmag tui: help");
 		put(hd, cols, "%s", "");
@@ -577,13 +584,14 @@ static void head(struct tui *t, struct tui_view *v, struct tui_line *title, stru
 static void status(struct tui *t, struct tui_view *v, struct tui_line *l, int cols)
 {
 	static const char *const keys[] = {
-		[TUI_FUNCS] = "Enter: callers/callees  c: calls  s/1/2/3: sort  /: search  "
+		[TUI_FUNCS] = "Enter: callers/callees  c: calls  l: latency  s/1/2/3: sort  /: search  "
 			      "?: help  q: quit",
-		[TUI_FUNC] = "Enter: that function  c: its calls  /: search  ?: help  q: back",
+		[TUI_FUNC] = "Enter: that function  c: its calls  l: latency  /: search  ?: help  q: back",
 		[TUI_CALLS] = "Enter: call tree  s: sort  f: callers/callees  /: search  "
 			      "?: help  q: back",
 		[TUI_TREE] = "Enter/Space/+/-: fold  f: function  c: its calls  /: search  "
 			     "?: help  q: back",
+		[TUI_LATENCY] = "Up/Down: scroll  ?: help  q: back",
 		[TUI_HELP] = "q: back",
 	};
 
@@ -592,7 +600,7 @@ static void status(struct tui *t, struct tui_view *v, struct tui_line *l, int co
 		put(l, cols, "/%s%s", t->pat, t->nomatch ? "   (no match)" : "");
 	else if (t->msg[0])
 		put(l, cols, "%s", t->msg);
-	else if (v->nrows && v->kind != TUI_HELP)
+	else if (v->nrows && v->kind != TUI_HELP && v->kind != TUI_LATENCY)
 		put(l, cols, "%zu/%zu  %s", v->cursor + 1, v->nrows, keys[v->kind]);
 	else
 		put(l, cols, "%s", keys[v->kind]);
@@ -670,6 +678,10 @@ void tui_render(struct tui *t, int rows, int cols, struct tui_line *lines)
 		if (v->kind == TUI_HELP) {
 			put(l, cols, "  %s", i < sizeof(help_text) / sizeof(*help_text) ?
 			    help_text[i] : "");
+			continue;
+		}
+		if (v->kind == TUI_LATENCY) {
+			put(l, cols, "  %s", i < v->nrows ? v->lat_lines[i] : "");
 			continue;
 		}
 		if (i >= v->nrows) {

@@ -4,7 +4,7 @@
  *
  * The model (tui-model.c, tui-render.c) holds every state of the explorer:
  * the stack of screens (function table, one function's callers and callees,
- * its calls, one call's tree, help), each with its cursor and scroll
+ * its calls, one call's tree, its latency histogram, help), each with its cursor and scroll
  * position, the sort order, the folds, the search. It takes abstract keys
  * and renders a screen of plain text lines with attributes, so it is tested
  * without a terminal (tests/unit/t-tui.c). tui-curses.c only reads keys
@@ -58,6 +58,7 @@ enum tui_screen {
 	TUI_FUNC,	/* one function: its callers and callees */
 	TUI_CALLS,	/* one function's kept calls */
 	TUI_TREE,	/* one call's tree */
+	TUI_LATENCY,	/* one function's durations: funclatency's log2 histogram, percentiles */
 	TUI_HELP,
 };
 

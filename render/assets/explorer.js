@@ -310,6 +310,30 @@
 			ul.appendChild(make("li", "more", "none traced"));
 	}
 
+	// The durations' log2 histogram as funclatency prints it: h = [first slot, counts...],
+	// slot i holding 2^(i-1) .. 2^i - 1 ns (slot 1 also 0 ns).
+	function histogram(h) {
+		var t = $("details-hist");
+		while (t.firstChild)
+			t.removeChild(t.firstChild);
+		t.hidden = !h;
+		if (!h)
+			return;
+		var most = Math.max.apply(null, h.slice(1));
+		for (var k = 1; k < h.length; k++) {
+			var i = h[0] + k - 1, lo = Math.pow(2, i - 1), hi = Math.pow(2, i) - 1;
+			var tr = make("tr"), bar = make("td", "bar"), span = make("span");
+			if (i === 1)
+				lo = 0;
+			tr.appendChild(make("td", "r", fmtCount(lo) + " \u2192 " + fmtCount(hi) + " ns"));
+			tr.appendChild(make("td", "r", fmtCount(h[k])));
+			span.style.width = (most ? Math.round(100 * h[k] / most) : 0) + "%";
+			bar.appendChild(span);
+			tr.appendChild(bar);
+			t.appendChild(tr);
+		}
+	}
+
 	function details(v) {
 		$("details-name").textContent = G.name[v];
 		var src = source(v);
@@ -333,12 +357,16 @@
 				statRow(t, "self", fmtNs(D.fn.self[v]));
 				statRow(t, "avg", fmtNs(Math.round(avg(D.fn, v))));
 				statRow(t, "max", fmtNs(D.fn.max[v]));
+				if (D.fn.p50 && D.fn.p50[v] !== null)
+					statRow(t, "p50 / p90 / p99", fmtNs(D.fn.p50[v]) + " / " + fmtNs(D.fn.p90[v]) +
+						" / " + fmtNs(D.fn.p99[v]));
 			}
 			if (D.fn.inc[v])
 				statRow(t, "incomplete", fmtCount(D.fn.inc[v]));
 			if (probeHits(v))
 				statRow(t, "probe hits", fmtCount(probeHits(v)));
 		}
+		histogram(diff || !D.fn.hist ? null : D.fn.hist[v]);
 		relList($("callers"), $("callers-count"), G.ins[v], function (e) { return G.src[e]; });
 		sites.show(v);
 		relList($("callees"), $("callees-count"), G.outs[v], function (e) { return G.dst[e]; });

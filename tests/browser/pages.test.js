@@ -135,6 +135,24 @@ async function testExplorer(ctx) {
 	ok((await page.evaluate(() => location.hash)) === "#fn=generic_perform_write", "and to its URL",
 	   await page.evaluate(() => location.hash));
 
+	/* issue 27: its durations, percentiles and funclatency's log2 histogram, as the page's
+	   data holds them (t0630 checks that data against trace-cmd's durations) */
+	const lat = await page.evaluate(() => {
+		const d = JSON.parse(document.getElementById("kmag-data").textContent);
+		const i = d.fn.name.indexOf("generic_perform_write");
+		return { p50: d.fn.p50[i], hist: d.fn.hist[i] };
+	});
+	ok(/p50 \/ p90 \/ p99\s*\S/.test(await text(page, "#details-stats")), "the details give p50 / p90 / p99",
+	   await text(page, "#details-stats"));
+	const histRows = await page.$$eval("#details-hist tr", (trs) => trs.map((tr) =>
+		[tr.children[0].textContent, tr.children[1].textContent.replace(/\D/g, "")]));
+	ok(lat.hist && histRows.length === lat.hist.length - 1 &&
+	   histRows.every((r, k) => r[1] === String(lat.hist[k + 1])),
+	   "and the histogram: a row per power of two with its count", JSON.stringify(histRows));
+	const lo = lat.hist[0] === 1 ? 0 : Math.pow(2, lat.hist[0] - 1);
+	ok(histRows.length && histRows[0][0].replace(/\D/g, "").startsWith(String(lo)),
+	   "its first row starts at the first power of two in use", histRows.length ? histRows[0][0] : "");
+
 	await page.fill("#depth-up", "3");
 	await page.dispatchEvent("#depth-up", "change");
 	names = await nodeNames(page);

@@ -78,7 +78,7 @@ a=json.load(open(sys.argv[1]))
 assert 0 < sum(f["calls"] for f in a["functions"])' "$T/out"
 
 t_exit "csv" 0 "$KMAG" report --format csv "$F"
-t_grep "csv header" '^function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,incomplete,module$' "$T/out"
+t_grep "csv header" '^function,calls,total_ns,self_ns,avg_ns,min_ns,max_ns,p50_ns,p90_ns,p99_ns,incomplete,module$' "$T/out"
 t_ok "csv rows parse" py '
 import csv,sys
 rows=list(csv.DictReader(open(sys.argv[1])))

@@ -91,4 +91,12 @@ calls = dict(zip(d['fn']['name'], d['fn']['calls']))
 assert len(calls) == 31 and min(calls.values()) > 20, calls
 assert d['filters'] == 'called > 20 times', d['filters']"
 t_exit "an unknown option" 2 "$KMAG" html --frob "$FG"
+# the function details' durations: p50/p90/p99 and the log2 histogram of every
+# function, from trace-cmd's durations (helpers/html-latency.py)
+t_ok "each function's percentiles and histogram are trace-cmd's" \
+	python3 "$SRCDIR/tests/e2e/helpers/html-latency.py" "$T/p.html" "$FG"
+F0=$(fixture_trace fg-all-cpu0-v6.dat)
+"$KMAG" html -o "$T/all.html" "$F0"
+t_ok "... also past 1,024 calls (bucketed)" \
+	python3 "$SRCDIR/tests/e2e/helpers/html-latency.py" "$T/all.html" "$F0"
 t_done

@@ -74,6 +74,17 @@ see "Right unfolds it" "- $TOP\\(\\) \\{\$"
 
 keys q q q
 see "q goes back to the table" "sorted by total"
+# l: the top function's latency, the lines of report --latency (t0113 holds
+# those to trace-cmd's durations)
+keys l
+see "l: $TOP's latency" "^$TOP: latency of [0-9]+ timed calls"
+see "... funclatency's heading" "^ +(nsecs|usecs) +: count +distribution"
+"$KMAG" report --latency "$TOP" "$F" >"$T/lat"
+see "... down to the percentiles" "^  p50 = "
+t_eq "... report --latency's lines, as they are" "$(sed 's/^/  /; s/ *$//' "$T/lat")" \
+	"$(sed -n "3,$(($(wc -l <"$T/lat") + 2))p" "$T/screen" | sed 's/ *$//')"
+keys q
+see "q goes back to the table" "sorted by total"
 CALLEE=$(head -1 "$T/callees")
 keys / "$CALLEE" Enter
 # the selected row is in reverse video (ESC [7m, with -e) and holds the match

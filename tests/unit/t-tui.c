@@ -406,6 +406,33 @@ static void cut_tree_command(void)
 	teardown(&f);
 }
 
+/*
+ * l: a's latency, funclatency's table of its two calls (5 us, 35 us):
+ * 4096..8191 ns and 32768..65535 ns one each, avg 20 us, p50 the shorter.
+ */
+static void latency(void)
+{
+	struct fx f;
+
+	setup(&f);
+	keys(&f, "jjl");		/* outer, tail, a */
+	CHECK_EQ(tui_screen(f.tui), TUI_LATENCY);
+	CHECK(strstr(text[0], "a: latency of 2 timed calls"));
+	CHECK(strstr(text[2], "Function = a"));
+	CHECK(strstr(text[3], "nsecs               : count     distribution"));
+	CHECK(strstr(text[4], "0 -> 1          : 0"));
+	keys(&f, "G");			/* 21 lines: scrolled to the last 13 */
+	CHECK(strstr(text[8], "4096 -> 8191       : 1        |****************************************|"));
+	CHECK(strstr(text[11], "32768 -> 65535      : 1"));
+	CHECK(strstr(text[13], "avg = 20000 nsecs, total: 40000 nsecs, count: 2"));
+	CHECK(strstr(text[14], "p50 = 5000, p90 = 35000, p99 = 35000 nsecs (nearest rank, exact)"));
+	keys(&f, "q");
+	CHECK_EQ(tui_screen(f.tui), TUI_FUNCS);
+	keys(&f, "\nl");			/* outer's callers/callees: the cursor's, tail */
+	CHECK(strstr(text[0], "tail: latency of 1 timed calls"));
+	teardown(&f);
+}
+
 const struct test_case tui_tests[] = {
 	{ "table_sorts", table_sorts },
 	{ "callers_and_callees", callers_and_callees },
@@ -415,5 +442,6 @@ const struct test_case tui_tests[] = {
 	{ "narrow_and_untimed", narrow_and_untimed },
 	{ "the average of a recursive function is the mean of its calls", recursion_average },
 	{ "a cut tree shows the replay command for all of it", cut_tree_command },
+	{ "l: a function's latency as funclatency shows it", latency },
 	TEST_LIST_END,
 };
