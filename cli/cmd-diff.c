@@ -221,7 +221,8 @@ static int write_diff(const struct diff_args *a, struct kmag_session *const sab[
 
 int cmd_diff(struct kmag_cli *cli, int argc, char **argv)
 {
-	struct diff_args a = { .limit = 30, .so = { .symbols = true, .views = { .graph = true } } };
+	struct diff_args a = { .limit = 30, .so = { .symbols = true, .views = { .graph = true,
+										     .durations = true } } };
 	struct kmag_session *sab[2] = { NULL, NULL };
 	int ret;
 

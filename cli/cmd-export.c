@@ -381,6 +381,8 @@ int cmd_export(struct kmag_cli *cli, int argc, char **argv)
 		a.so.views.graph = true;
 		a.so.views.call_paths = a.fmt == FMT_FOLDED || a.fmt == FMT_PPROF;
 		a.so.views.paths_optional = a.fmt == FMT_PPROF;
+		/* the report's tables: percentiles per function */
+		a.so.views.durations = a.fmt == FMT_CSV || a.fmt == FMT_JSON;
 		a.so.symbols = a.fmt != FMT_FOLDED;
 		if (!(ret = cli_session_load("export", &a.so, &s)))
 			ret = export_graph(&a, s);

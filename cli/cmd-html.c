@@ -181,7 +181,8 @@ int cmd_html(struct kmag_cli *cli, int argc, char **argv)
 	struct html_args a = {
 		.output = "kmag.html",
 		.so = { .symbols = true, .views = { .graph = true, .calls = true, .callsites = true,
-						    .errors = true, .probes = true } },
+						    .errors = true, .probes = true,
+						    .durations = true } },
 	};
 	struct kmag_session *s = NULL;
 	int ret = parse_args(argc, argv, &a);

@@ -37,7 +37,7 @@ static int merge_one(struct kmag_merge *m, const char *path)
 {
 	/* sums only: the order across CPUs does not matter */
 	const struct kmag_session_opts so = { .path = path, .unordered = true, .symbols = true,
-					      .calls_optional = true, .views = { .graph = true } };
+					      .calls_optional = true, .views = { .graph = true, .durations = true } };
 	struct kmag_err err = { 0 };
 	struct kmag_session *s;
 	int ret = cli_session_load("merge", &so, &s);

@@ -172,6 +172,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		a->limit = 50;
 	/* the views: the functions table always; probe hits annotate it (not --slowest's) */
 	v->graph = true;
+	/* percentiles: in JSON and CSV, and --latency's histogram; the text table has none */
+	v->durations = strcmp(a->format, "text") || a->latency;
 	v->probes = !a->slowest;
 	v->slowest = a->slowest;
 	v->errors = a->errors;

@@ -109,7 +109,7 @@ int cmd_tui(struct kmag_cli *cli, int argc, char **argv)
 	struct tui_args a = {
 		.ko = { .slowest = KMAG_CALLSAMPLE_SLOWEST, .failing = KMAG_CALLSAMPLE_FAILING,
 			.first = KMAG_CALLSAMPLE_FIRST, .tree_max = 2000, .budget = 200000 },
-		.so = { .views = { .graph = true, .calls = true } },
+		.so = { .views = { .graph = true, .calls = true, .durations = true } },
 	};
 	struct kmag_session *s = NULL;
 	struct timespec ts;

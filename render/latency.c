@@ -18,7 +18,7 @@
 
 unsigned int kmag_latency_unit(const struct kmag_dist *d)
 {
-	return kmag_dist_percentile(d, 100) >= 1000000 ? 1000 : 1;
+	return kmag_dist_exact(d) && kmag_dist_percentile(d, 100) >= 1000000 ? 1000 : 1;
 }
 
 static const char *unit_name(unsigned int unit)

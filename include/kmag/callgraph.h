@@ -93,6 +93,11 @@ struct kmag_cg_opts {
 	 */
 	int errnum;
 	uint64_t tracer_cost_ns;	/* its own replay's kmag_replay_set_cost(); 0: none */
+	/*
+	 * Also keep each function's durations (kmag_cg_node_dist(): percentiles,
+	 * histograms). Off, a reading that shows none does not pay for them.
+	 */
+	bool durations;
 };
 
 struct kmag_cg;
@@ -158,8 +163,9 @@ const struct kmag_cg_summary *kmag_cg_summary(const struct kmag_cg *cg);
  * a recursion's inner calls too: the calls its Avg, min and max are taken
  * over) as a distribution (dist.h), ready to read after kmag_cg_finish();
  * borrowed, valid until kmag_cg_free(). NULL when the graph holds no
- * durations for all of them: no timed call, or sums without durations (a
- * profile read back, a scoped graph, a merge with one of those).
+ * durations for all of them: made without opts.durations, no timed call, or
+ * sums without durations (a profile read back, a scoped graph, a merge with
+ * one of those).
  */
 const struct kmag_dist *kmag_cg_node_dist(const struct kmag_cg *cg, size_t i);
 

@@ -9,11 +9,11 @@
  * log-linear buckets instead: every duration below 256 ns is its own bucket,
  * each power of two above is cut into 2^KMAG_DIST_SUB_BITS = 128 equal
  * buckets (1 KiB of counts per power of two the durations span, at most
- * 57 KiB). A percentile is then the middle of the bucket that holds the
+ * 58 KiB). A percentile is then the middle of the bucket that holds the
  * nearest-rank call, clamped to the exact minimum and maximum: it differs from
  * the exact one by at most 1/256 of it (0.39 %), and p100 (the longest) and
- * the shortest stay exact. The log2 histogram is exact in both cases: its
- * slots are whole powers of two (in ns, and counted apart in us).
+ * the shortest stay exact. The log2 histogram in ns is exact in both cases
+ * (a power of two is a union of whole buckets); in us only while exact.
  */
 #ifndef KMAG_DIST_H
 #define KMAG_DIST_H
@@ -40,8 +40,10 @@ int kmag_dist_add(struct kmag_dist *d, uint64_t ns);
 /* Adds every call of @src to @d. 0 or -ENOMEM. */
 int kmag_dist_merge(struct kmag_dist *d, const struct kmag_dist *src);
 /*
- * Makes @d ready to be read (sorts the kept durations); call after the last
- * kmag_dist_add() or kmag_dist_merge() and before the functions below.
+ * Sorts the kept durations. Optional: the first percentile read sorts them
+ * otherwise (so a reading that asks none never pays for it); call it after
+ * the last kmag_dist_add() or kmag_dist_merge() before reading @d from
+ * several threads at once.
  */
 void kmag_dist_finish(struct kmag_dist *d);
 
@@ -61,7 +63,8 @@ uint64_t kmag_dist_percentile(const struct kmag_dist *d, double p);
  * histograms of kmag count (lib/util/log2hist.h): @slots[i] (1 <= i <= 64)
  * counts the calls of 2^(i-1) to 2^i - 1 units, @slots[0] those of 0
  * (funclatency shows them with 1, as "0 -> 1"). Returns the highest slot in
- * use (-1 when empty), or -EINVAL for another unit.
+ * use (-1 when empty), -EINVAL for another unit, or -ENOTSUP for us once
+ * bucketed (1000 x 2^k ns cuts buckets).
  */
 int kmag_dist_log2(const struct kmag_dist *d, unsigned int unit_ns,
 		   uint64_t slots[KMAG_DIST_LOG2_SLOTS]);

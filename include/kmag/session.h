@@ -69,6 +69,7 @@ struct kmag_session_views {
 	const char *const *args;	/* argument summaries, "FUNC:ARG": kmag_session_argstats() */
 	size_t nr_args;
 	bool callsites;		/* call sites per caller and callee: kmag_session_callsites() */
+	bool durations;		/* the graph keeps each function's durations (kmag_cg_node_dist()) */
 	/*
 	 * The views of single calls (calls, errors, callsites) see only the calls
 	 * made under this function (kmag_call_under()); NULL: every call. The

@@ -54,7 +54,7 @@ struct kmag_cg {
 	char **owned;			/* event names copied by kmag_cg_add_event_count() */
 	size_t nr_owned, cap_owned;
 
-	struct kmag_dist **dists;	/* per node: its timed calls' durations (NULL: none yet) */
+	struct kmag_dist *dists;	/* per node: its timed calls' durations (dist-internal.h) */
 	size_t cap_dists;
 
 	struct kmag_cg_summary sum;

@@ -20,6 +20,7 @@
 #include "kmag/replay.h"
 #include "util/u64map.h"
 #include "callgraph-internal.h"
+#include "dist-internal.h"
 
 /* The graph's data on each open call of the replay. */
 struct frame {
@@ -97,7 +98,7 @@ void kmag_cg_free(struct kmag_cg *cg)
 	free(cg->pend);
 	free(cg->cct);
 	for (size_t i = 0; i < cg->cap_dists; i++)
-		kmag_dist_free(cg->dists[i]);
+		kmag__dist_release(&cg->dists[i]);
 	free(cg->dists);
 	u64map_release(&cg->edge_index);
 	u64map_release(&cg->cct_index);
@@ -174,27 +175,24 @@ uint32_t kmag__cg_edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
 int kmag__cg_dist_add(struct kmag_cg *cg, uint32_t node, uint64_t dur,
 		      const struct kmag_dist *src)
 {
-	struct kmag_dist *d;
-
 	if (node >= cg->cap_dists) {
 		size_t old = cg->cap_dists;
 
 		if (kmag__grow(&cg->dists, &cg->cap_dists, (size_t)node + 1, sizeof(*cg->dists)))
 			return -ENOMEM;
-		memset(cg->dists + old, 0, (cg->cap_dists - old) * sizeof(*cg->dists));
+		for (size_t i = old; i < cg->cap_dists; i++)
+			kmag__dist_init(&cg->dists[i]);
 	}
-	d = cg->dists[node];
-	if (!d && !(d = cg->dists[node] = kmag_dist_new()))
-		return -ENOMEM;
-	return src ? kmag_dist_merge(d, src) : kmag_dist_add(d, dur);
+	return src ? kmag_dist_merge(&cg->dists[node], src) :
+		     kmag__dist_add(&cg->dists[node], dur);
 }
 
 const struct kmag_dist *kmag_cg_node_dist(const struct kmag_cg *cg, size_t i)
 {
-	const struct kmag_dist *d = i < cg->cap_dists ? cg->dists[i] : NULL;
+	const struct kmag_dist *d = i < cg->cap_dists ? &cg->dists[i] : NULL;
 
 	/* a graph made of sums may hold the calls of some sources only: then none */
-	return d && kmag_dist_count(d) == cg->nodes[i].st.timed ? d : NULL;
+	return d && kmag_dist_count(d) && kmag_dist_count(d) == cg->nodes[i].st.timed ? d : NULL;
 }
 
 /* ---- calling-context tree ---- */
@@ -378,6 +376,9 @@ static int errno_leave(struct kmag_cg *cg, const struct kmag_call *call, struct 
 	if (call->duration != KMAG_DURATION_NONE) {
 		errno_total(cg, call, node, call->duration);	/* (its inner ones are in it) */
 		cg->sum.has_time = true;
+		/* the durations of the calls counted, as on_leave() keeps them */
+		if (cg->opts.durations && kmag__cg_dist_add(cg, node, call->duration, NULL))
+			return -ENOMEM;
 	}
 	if (!pf)
 		return 0;
@@ -479,7 +480,9 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 	self = kmag_call_self(call);
 	stats_time(&n->st, dur);
 	/* the distribution of exactly the calls Avg, min and max are taken over */
-	if (kmag__cg_dist_add(cg, f->node, dur, NULL))
+	if (cg->opts.durations &&
+	    (likely(f->node < cg->cap_dists) ? kmag__dist_add(&cg->dists[f->node], dur) :
+					       kmag__cg_dist_add(cg, f->node, dur, NULL)))
 		return -ENOMEM;
 	if (!(call->flags & KMAG_CALL_RECURSIVE))
 		n->st.total_ns += dur;
@@ -657,9 +660,6 @@ int kmag_cg_finish(struct kmag_cg *cg)
 	ret = build_adjacency(cg);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < cg->cap_dists; i++)
-		if (cg->dists[i])
-			kmag_dist_finish(cg->dists[i]);
 	cg->finished = true;
 	return 0;
 }

@@ -9,57 +9,34 @@
  */
 #define PR_DOMAIN "dist"
 #include "internal.h"
-#include "kmag/dist.h"
+#include "dist-internal.h"
 #include <math.h>
 
-#include "util/log2hist.h"
 
-#define SUB (1u << KMAG_DIST_SUB_BITS)
-#define UNITS 2		/* log2 slots kept per unit: ns, us */
-
-/* The buckets lo .. lo + nb - 1 of a bucketed distribution. */
-struct buckets {
-	uint32_t lo, nb;
-	uint64_t log2[UNITS][KMAG_DIST_LOG2_SLOTS];
-	uint64_t c[];
-};
-
-struct kmag_dist {
-	uint64_t n, min, max;
-	uint64_t *v;		/* the durations while exact (NULL once bucketed) */
-	uint32_t nv;
-	size_t cap;
-	bool sorted;
-	struct buckets *b;	/* once bucketed */
-};
+#define SUB DIST_SUB
 
 struct kmag_dist *kmag_dist_new(void)
 {
-	struct kmag_dist *d = calloc(1, sizeof(*d));
+	struct kmag_dist *d = malloc(sizeof(*d));
 
 	if (d)
-		d->min = UINT64_MAX;
+		kmag__dist_init(d);
 	return d;
+}
+
+void kmag__dist_release(struct kmag_dist *d)
+{
+	free(d->v);
+	free(d->c);
+	kmag__dist_init(d);
 }
 
 void kmag_dist_free(struct kmag_dist *d)
 {
 	if (!d)
 		return;
-	free(d->v);
-	free(d->b);
+	kmag__dist_release(d);
 	free(d);
-}
-
-/* Bucket of @v: values below 2 x SUB are their own; above, SUB per power of two. */
-static inline uint32_t bucket_of(uint64_t v)
-{
-	unsigned int e;
-
-	if (v < 2 * SUB)
-		return (uint32_t)v;
-	e = 63u - (unsigned int)__builtin_clzll(v);
-	return (e - KMAG_DIST_SUB_BITS) * SUB + (uint32_t)(v >> (e - KMAG_DIST_SUB_BITS));
 }
 
 /* The first value of bucket @i and its width. */
@@ -79,42 +56,34 @@ static uint64_t bucket_low(uint32_t i, uint64_t *width)
 /* Makes bucket @i part of @d's range. 0 or -ENOMEM. */
 static int bucket_reach(struct kmag_dist *d, uint32_t i)
 {
-	struct buckets *b = d->b, *nb;
 	uint32_t lo, hi, old_hi;
+	uint64_t *c;
 
-	if (b && i >= b->lo && i < b->lo + b->nb)
+	if (d->c && i >= d->lo && i < d->lo + d->nb)
 		return 0;
-	lo = b && b->nb && b->lo < i ? b->lo : i;
-	old_hi = b && b->nb ? b->lo + b->nb - 1 : i;
-	hi = old_hi > i ? old_hi : i;
-	nb = realloc(b, sizeof(*b) + (size_t)(hi - lo + 1) * sizeof(b->c[0]));
-	if (!nb)
+	/* whole powers of two (SUB buckets each, aligned): it grows a few times */
+	lo = d->c && d->lo < i ? d->lo : i / SUB * SUB;
+	old_hi = d->c ? d->lo + d->nb - 1 : i;
+	hi = old_hi > i ? old_hi : i / SUB * SUB + SUB - 1;
+	c = calloc((size_t)(hi - lo + 1), sizeof(*c));
+	if (!c)
 		return -ENOMEM;
-	if (!b) {
-		memset(nb, 0, sizeof(*nb));
-	} else if (nb->nb && nb->lo > lo) {
-		memmove(nb->c + (nb->lo - lo), nb->c, (size_t)nb->nb * sizeof(nb->c[0]));
-		memset(nb->c, 0, (size_t)(nb->lo - lo) * sizeof(nb->c[0]));
-	}
-	if (!nb->nb)
-		memset(nb->c, 0, (size_t)(hi - lo + 1) * sizeof(nb->c[0]));
-	else if (hi > old_hi)
-		memset(nb->c + (old_hi - lo + 1), 0, (size_t)(hi - old_hi) * sizeof(nb->c[0]));
-	nb->lo = lo;
-	nb->nb = hi - lo + 1;
-	d->b = nb;
+	if (d->c)
+		memcpy(c + (d->lo - lo), d->c, (size_t)d->nb * sizeof(*c));
+	free(d->c);
+	d->c = c;
+	d->lo = lo;
+	d->nb = hi - lo + 1;
 	return 0;
 }
 
 static int bucket_add(struct kmag_dist *d, uint64_t v)
 {
-	uint32_t i = bucket_of(v);
+	uint32_t i = kmag__dist_bucket(v);
 
 	if (bucket_reach(d, i))
 		return -ENOMEM;
-	d->b->c[i - d->b->lo]++;
-	d->b->log2[0][kmag__log2_bucket(v)]++;
-	d->b->log2[1][kmag__log2_bucket(v / 1000)]++;
+	d->c[i - d->lo]++;
 	return 0;
 }
 
@@ -123,12 +92,12 @@ static int to_buckets(struct kmag_dist *d)
 {
 	uint32_t k;
 
-	if (d->b)
+	if (d->c)
 		return 0;
 	for (k = 0; k < d->nv; k++)
 		if (bucket_add(d, d->v[k])) {
-			free(d->b);
-			d->b = NULL;
+			free(d->c);
+			d->c = NULL;
 			return -ENOMEM;
 		}
 	free(d->v);
@@ -146,9 +115,9 @@ static void minmax(struct kmag_dist *d, uint64_t lo, uint64_t hi, uint64_t n)
 		d->max = hi;
 }
 
-int kmag_dist_add(struct kmag_dist *d, uint64_t ns)
+int kmag__dist_add_slow(struct kmag_dist *d, uint64_t ns)
 {
-	if (!d->b && d->nv < KMAG_DIST_EXACT_MAX) {
+	if (!d->c && d->nv < KMAG_DIST_EXACT_MAX) {
 		if (d->nv == d->cap &&
 		    kmag__grow(&d->v, &d->cap, d->nv + 1u, sizeof(*d->v)))
 			return -ENOMEM;
@@ -161,26 +130,27 @@ int kmag_dist_add(struct kmag_dist *d, uint64_t ns)
 	return 0;
 }
 
+int kmag_dist_add(struct kmag_dist *d, uint64_t ns)
+{
+	return kmag__dist_add(d, ns);
+}
+
 int kmag_dist_merge(struct kmag_dist *d, const struct kmag_dist *src)
 {
-	uint32_t k, u, s;
+	uint32_t k;
 
 	if (!src->n)
 		return 0;
-	if (!src->b) {
+	if (!src->c) {
 		for (k = 0; k < src->nv; k++)
 			if (kmag_dist_add(d, src->v[k]))
 				return -ENOMEM;
 		return 0;
 	}
-	if (to_buckets(d) || bucket_reach(d, src->b->lo) ||
-	    bucket_reach(d, src->b->lo + src->b->nb - 1))
+	if (to_buckets(d) || bucket_reach(d, src->lo) || bucket_reach(d, src->lo + src->nb - 1))
 		return -ENOMEM;
-	for (k = 0; k < src->b->nb; k++)
-		d->b->c[src->b->lo + k - d->b->lo] += src->b->c[k];
-	for (u = 0; u < UNITS; u++)
-		for (s = 0; s < KMAG_DIST_LOG2_SLOTS; s++)
-			d->b->log2[u][s] += src->b->log2[u][s];
+	for (k = 0; k < src->nb; k++)
+		d->c[src->lo + k - d->lo] += src->c[k];
 	minmax(d, src->min, src->max, src->n);
 	return 0;
 }
@@ -192,9 +162,49 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The @k-th smallest kept duration (0-based), by quickselect (Hoare's FIND):
+ * the kept ones are reordered in place, a permutation of the same values, so
+ * a distribution reads as const. Three percentiles cost three linear passes,
+ * not a sort (report reads p50, p90, p99 of every function).
+ */
+static uint64_t select_rank(struct kmag_dist *d, uint32_t k)
+{
+	uint64_t *v = d->v, pivot, t;
+	uint32_t lo = 0, hi = d->nv - 1, i, j;
+
+	while (lo < hi) {
+		pivot = v[lo + (hi - lo) / 2];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (!j--)
+					break;
+			}
+		}
+		/* now v[lo..j] <= pivot <= v[i..hi], and j < i */
+		if (k <= j && j != UINT32_MAX)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
 void kmag_dist_finish(struct kmag_dist *d)
 {
-	if (!d->b && !d->sorted && d->nv > 1)
+	if (!d->c && !d->sorted && d->nv > 1)
 		qsort(d->v, d->nv, sizeof(*d->v), cmp_u64);
 	d->sorted = true;
 }
@@ -206,7 +216,7 @@ uint64_t kmag_dist_count(const struct kmag_dist *d)
 
 bool kmag_dist_exact(const struct kmag_dist *d)
 {
-	return !d->b;
+	return !d->c;
 }
 
 uint64_t kmag_dist_percentile(const struct kmag_dist *d, double p)
@@ -221,14 +231,14 @@ uint64_t kmag_dist_percentile(const struct kmag_dist *d, double p)
 		rank = 1;
 	if (rank >= d->n)
 		return d->max;
-	if (!d->b)
-		return d->v[rank - 1];
-	for (k = 0; k < d->b->nb; k++) {
-		seen += d->b->c[k];
+	if (!d->c)
+		return d->sorted ? d->v[rank - 1] : select_rank((struct kmag_dist *)d, rank - 1);
+	for (k = 0; k < d->nb; k++) {
+		seen += d->c[k];
 		if (seen >= rank)
 			break;
 	}
-	low = bucket_low(d->b->lo + k, &width);
+	low = bucket_low(d->lo + k, &width);
 	mid = low + (width - 1) / 2;
 	return mid < d->min ? d->min : mid > d->max ? d->max : mid;
 }
@@ -236,15 +246,21 @@ uint64_t kmag_dist_percentile(const struct kmag_dist *d, double p)
 int kmag_dist_log2(const struct kmag_dist *d, unsigned int unit_ns,
 		   uint64_t slots[KMAG_DIST_LOG2_SLOTS])
 {
-	int u = unit_ns == 1 ? 0 : unit_ns == 1000 ? 1 : -1, top = -1, s;
+	int top = -1, s;
 	uint32_t k;
+	uint64_t width;
 
-	if (u < 0)
+	if (unit_ns != 1 && unit_ns != 1000)
 		return -EINVAL;
-	if (d->b) {
-		memcpy(slots, d->b->log2[u], sizeof(d->b->log2[u]));
+	/* us slots (1000 x 2^k ns) would cut buckets: not from buckets */
+	if (unit_ns != 1 && d->c)
+		return -ENOTSUP;
+	memset(slots, 0, KMAG_DIST_LOG2_SLOTS * sizeof(slots[0]));
+	if (d->c) {
+		/* a bucket lies within one power of two: its slot is its first value's */
+		for (k = 0; k < d->nb; k++)
+			slots[kmag__log2_bucket(bucket_low(d->lo + k, &width))] += d->c[k];
 	} else {
-		memset(slots, 0, KMAG_DIST_LOG2_SLOTS * sizeof(slots[0]));
 		for (k = 0; k < d->nv; k++)
 			slots[kmag__log2_bucket(d->v[k] / unit_ns)]++;
 	}
@@ -257,5 +273,5 @@ int kmag_dist_log2(const struct kmag_dist *d, unsigned int unit_ns,
 size_t kmag_dist_bytes(const struct kmag_dist *d)
 {
 	return sizeof(*d) + (size_t)d->cap * sizeof(*d->v) +
-	       (d->b ? sizeof(*d->b) + (size_t)d->b->nb * sizeof(d->b->c[0]) : 0);
+	       (d->c ? (size_t)d->nb * sizeof(*d->c) : 0);
 }

@@ -40,7 +40,7 @@ struct kmag_merge *kmag_merge_new(void)
 
 	if (!m)
 		return NULL;
-	m->cg = kmag_cg_new(NULL);
+	m->cg = kmag_cg_new(&(struct kmag_cg_opts){ .durations = true });
 	m->st = kmag_symtab_new();
 	m->info = (struct kmag_trace_info){
 		.format = KMAG_INPUT_PROFILE,

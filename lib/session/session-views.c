@@ -92,7 +92,8 @@ int kmag__session_make_views(struct kmag_session *s, struct kmag_err *err)
 {
 	const struct kmag_session_views *v = &s->o.views;
 	struct kmag_cg_opts copts = { .build_cct = v->call_paths, .errnum = s->o.errnum,
-				     .tracer_cost_ns = s->cost_ns };
+				      .tracer_cost_ns = s->cost_ns,
+				      .durations = v->durations };
 	int ret;
 
 	if (need_replay(s) && !(s->replay = kmag_replay_new()))

@@ -2,7 +2,7 @@
 /*
  * t-dist.c - call-duration distributions (include/kmag/dist.h): exact
  * nearest-rank percentiles while the calls fit, within 1/256 once bucketed,
- * funclatency's log2 slots in both, and merging.
+ * funclatency's log2 slots in ns in both (in us while exact), and merging.
  */
 #include <errno.h>
 #include <math.h>
@@ -73,6 +73,11 @@ static void check_log2(const struct kmag_dist *d, const uint64_t *v, size_t n)
 			while (s < 64 && x >> s)	/* the bit length, by counting */
 				s++;
 			want[s]++;
+		}
+		if (units[u] != 1 && !kmag_dist_exact(d)) {
+			/* 1000 x 2^k ns cuts buckets: us slots only while exact */
+			CHECK_EQ(kmag_dist_log2(d, units[u], have), -ENOTSUP);
+			continue;
 		}
 		CHECK(kmag_dist_log2(d, units[u], have) >= 0);
 		for (i = 0; i < KMAG_DIST_LOG2_SLOTS; i++)
@@ -181,9 +186,37 @@ static void merged_as_one(void)
 	free(v);
 }
 
+/* Percentiles read without kmag_dist_finish() (selected in place): as of the sorted. */
+static void read_unsorted(void)
+{
+	uint64_t state = 3, v[KMAG_DIST_EXACT_MAX], sorted[KMAG_DIST_EXACT_MAX];
+	size_t n, i, round;
+
+	for (round = 0; round < 200; round++) {
+		struct kmag_dist *d = kmag_dist_new();
+		unsigned int p;
+
+		CHECK(d);
+		n = 1 + (size_t)(next_duration(&state) % KMAG_DIST_EXACT_MAX);
+		for (i = 0; i < n; i++) {
+			/* few distinct values in some rounds: many equal ones */
+			v[i] = round % 3 ? next_duration(&state) : next_duration(&state) % 4;
+			CHECK_EQ(kmag_dist_add(d, v[i]), 0);
+		}
+		memcpy(sorted, v, n * sizeof(*v));
+		qsort(sorted, n, sizeof(*sorted), cmp_u64);
+		for (p = 1; p <= 1000; p += 37)
+			CHECK_EQ(kmag_dist_percentile(d, p / 10.0), rank_value(sorted, n, p));
+		CHECK_EQ(kmag_dist_percentile(d, 50), rank_value(sorted, n, 500));
+		CHECK_EQ(kmag_dist_percentile(d, 0.001), sorted[0]);
+		kmag_dist_free(d);
+	}
+}
+
 const struct test_case dist_tests[] = {
 	{ "exact nearest-rank percentiles while the calls fit", exact_while_the_calls_fit },
 	{ "bucketed percentiles within 1/256, log2 slots exact", bucketed_within_the_bound },
 	{ "merged distributions equal one of all the calls", merged_as_one },
+	{ "percentiles read unsorted equal the sorted ones", read_unsorted },
 	TEST_LIST_END,
 };

@@ -47,7 +47,7 @@ static void setup_text(struct fx *f, const char *trace)
 
 	f->t = kmag_trace_open(path, NULL, &err);
 	CHECK(f->t);
-	f->cg = kmag_cg_new(NULL);
+	f->cg = kmag_cg_new(&(struct kmag_cg_opts){ .durations = true });
 	f->keep = kmag_callsample_new(NULL);
 	CHECK(f->cg && f->keep);
 	CHECK_EQ(kmag_callsample_subscribe(f->keep, kmag_cg_replay(f->cg)), 0);

@@ -26,7 +26,8 @@ struct kmag_latency {
 
 /*
  * The histogram's unit: 1000 (usecs) when the longest call took 1 ms or more
- * (a nsecs table would pass 20 rows), else 1 (nsecs).
+ * (a nsecs table would pass 20 rows) and every duration is kept, else 1
+ * (nsecs: a bucketed distribution has exact slots in ns only, dist.h).
  */
 unsigned int kmag_latency_unit(const struct kmag_dist *d);
 /*
