@@ -1,7 +1,8 @@
 #!/bin/bash
 # report's p50/p90/p99 per function (JSON and CSV) are the nearest-rank
 # percentiles of the durations trace-cmd decodes (funcgraph_exit rettime -
-# calltime, helpers/percentiles.py), on 6.1, 6.12 and 6.19 fixtures: equal
+# calltime, helpers/percentiles.py; --raw-times), on 6.1, 6.12 and 6.19
+# fixtures, and of the corrected ones with --overhead: equal
 # where kmag kept every duration, within 1/256 where it kept buckets
 # (fg-all-cpu0 and fg-depth3 have functions of more than 1,024 calls).
 . "$(dirname "$0")/lib.sh"
@@ -11,13 +12,26 @@ for name in fg-filtered.dat fg-filtered-v6.dat fg-depth3-v6.dat fg-all-cpu0-v6.d
 	fg-lost-v6.dat fg-sched-v6.dat fg-2cpu-v6.dat fg-filtered-6.12-v6.dat \
 	6.19/fg619-retval.dat 6.19/fg619-args.dat 6.19/fg619-retaddr.dat 6.19/fg619-latency.dat; do
 	f=$(fixture_trace "$name")
-	if ! "$KMAG" report --format json --limit 0 "$f" >"$T/k.json" 2>"$T/err"; then
+	if ! "$KMAG" report --format json --limit 0 --raw-times "$f" >"$T/k.json" 2>"$T/err"; then
 		t_fail "$name: kmag report --format json" "$(cat "$T/err")"
 		continue
 	fi
 	t_ok "$name: p50/p90/p99 are trace-cmd's nearest-rank percentiles" \
 		python3 "$H/percentiles.py" "$T/k.json" "$f"
 done
+
+# percentiles follow the tracer-cost correction (--overhead): each call's
+# duration less the cost of the traced calls trace-cmd shows beneath it
+f=$(fixture_trace fg-2cpu-v6.dat)
+"$KMAG" report --format json --limit 0 --overhead 150 "$f" >"$T/ov.json"
+for fn in ksys_read ksys_write; do
+	t_ok "--overhead 150: $fn's percentiles of its corrected durations" \
+		python3 "$H/corrected-percentiles.py" "$fn" 150 "$T/ov.json" "$f"
+done
+f=$(fixture_trace 6.19/fg619-retval.dat)
+"$KMAG" report --format json --limit 0 --overhead 200 "$f" >"$T/ov619.json"
+t_ok "--overhead 200 on 6.19: ksys_read's too" \
+	python3 "$H/corrected-percentiles.py" ksys_read 200 "$T/ov619.json" "$f"
 
 # a function with more calls than kept one by one is bucketed, and says so
 f=$(fixture_trace fg-all-cpu0-v6.dat)
