@@ -5,15 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 
 t_need_feature tui
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux is not installed (apt install tmux)"; exit 0; }
 command -v python3 >/dev/null || { echo "1..0 # SKIP python3 is needed to read report's JSON"; exit 0; }
 
 F=$(fixture_trace fg-filtered.dat)
-SOCK="kmag-t0900-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-# a session that outlives the others, so the server does not exit between them
-tm new-session -d -s keep "sleep 600"
+. "$(dirname "$0")/pane-lib.sh"
 
 # the facts, from report's JSON: the function with the most total time, its calls
 "$KMAG" report --format json "$F" >"$T/r.json"
@@ -25,24 +20,6 @@ print(m["name"], m["calls"])' "$T/r.json")
 # its callees as report lists them
 "$KMAG" report --callees "$TOP" "$F" | awk '!/^#/ && NF { print $NF }' | sort >"$T/callees"
 
-SCREEN_OPT=-p
-screen() { tm capture-pane $SCREEN_OPT -t tui >"$T/screen"; }
-# wait_for REGEX: until the pane shows it (5 s at most); the screen is in $T/screen
-wait_for() {
-	local i
-	for i in $(seq 50); do
-		screen
-		grep -Eq -- "$1" "$T/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# see DESC REGEX: the pane shows REGEX (waiting for it)
-see() {
-	if wait_for "$2"; then t_pass "$1"; else
-		t_fail "$1" "no /$2/ on the screen:" "$(cat "$T/screen")"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
 
 start() {
 	rm -f "$T/rc"

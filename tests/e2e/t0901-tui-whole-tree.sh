@@ -7,29 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 
 t_need_feature tui
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux is not installed (apt install tmux)"; exit 0; }
 command -v trace-cmd >/dev/null || { echo "1..0 # SKIP trace-cmd is not installed"; exit 0; }
 
 F=$(fixture_trace fg-all-cpu0-v6.dat)
-SOCK="kmag-t0901-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-tm new-session -d -s keep "sleep 600"
-screen() { tm capture-pane -p -t tui >"$T/screen"; }
-wait_for() {
-	local i
-	for i in $(seq 50); do
-		screen
-		grep -Eq -- "$1" "$T/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-see() {
-	if wait_for "$2"; then t_pass "$1"; else
-		t_fail "$1" "no /$2/ on the screen:" "$(cat "$T/screen")"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
+. "$(dirname "$0")/pane-lib.sh"
 
 # 100 columns: the command (the trace's path is long) is cut into lines at spaces
 tm new-session -d -s tui -x 100 -y 30 "$KMAG tui $F; sleep 30"

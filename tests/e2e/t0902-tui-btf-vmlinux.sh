@@ -8,29 +8,11 @@
 . "$(dirname "$0")/lib.sh"
 
 t_need_feature tui btf
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux is not installed (apt install tmux)"; exit 0; }
 
 A=$TRACES/6.19/fg619-args.dat
 xz -dc "$FIXTURES/btf/vmlinux-6.19.btf.xz" >"$T/vmlinux.btf"
-SOCK="kmag-t0902-$$"
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-tm new-session -d -s keep "sleep 600"
-screen() { tm capture-pane -p -t tui >"$T/screen"; }
-wait_for() {
-	local i
-	for i in $(seq 100); do
-		screen
-		grep -Eq -- "$1" "$T/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-see() {
-	if wait_for "$2"; then t_pass "$1"; else
-		t_fail "$1" "no /$2/ on the screen:" "$(cat "$T/screen")"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
+PANE_WAIT=100
+. "$(dirname "$0")/pane-lib.sh"
 start() { tm new-session -d -s tui -x 160 -y 30 "$KMAG tui $* ; sleep 30"; }
 
 # the first __x64_sys_openat as replay --btf prints it
