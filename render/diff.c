@@ -139,6 +139,18 @@ static const char *colour_of(enum kmag_diff_status s)
 	}
 }
 
+/*
+ * Whether a section has shown its --limit of rows (@shown): then it says
+ * so once, below them, and the caller stops.
+ */
+static bool cut_here(FILE *out, const struct kmag_diff_report *r, size_t shown)
+{
+	if (!r->limit || shown < r->limit)
+		return false;
+	fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+	return true;
+}
+
 static void func_section(FILE *out, const struct kmag_diff_report *r, const uint32_t *order,
 			 enum kmag_diff_status want, const char *title, bool colour)
 {
@@ -164,10 +176,8 @@ static void func_section(FILE *out, const struct kmag_diff_report *r, const uint
 			continue;
 		if (!func_shown(r, x))
 			continue;
-		if (r->limit && shown >= r->limit) {
-			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+		if (cut_here(out, r, shown))
 			break;
-		}
 		shown++;
 		if (colour)
 			fputs(colour_of(x->status), out);
@@ -228,10 +238,8 @@ static int latency_section(FILE *out, const struct kmag_diff_report *r, bool col
 
 		if (!func_shown(r, x) || !kmag_cgdiff_latency(r->diff, order[i], &l))
 			continue;
-		if (r->limit && shown >= r->limit) {
-			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+		if (cut_here(out, r, shown))
 			break;
-		}
 		shown++;
 		if (colour)
 			fputs(colour_of(latency_way(&l)), out);
@@ -268,10 +276,8 @@ static void renamed_section(FILE *out, const struct kmag_diff_report *r, const u
 
 		if (!x->rename || !func_shown(r, x))
 			continue;
-		if (r->limit && shown >= r->limit) {
-			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+		if (cut_here(out, r, shown))
 			break;
-		}
 		shown++;
 		time_or_dash(t1, sizeof(t1), &x->a, has_time);
 		time_or_dash(t2, sizeof(t2), &x->b, has_time);
@@ -307,10 +313,8 @@ static void edge_section(FILE *out, const struct kmag_diff_report *r, const uint
 
 		if (x->status == KMAG_DIFF_SAME || !edge_shown(r, x))
 			continue;
-		if (r->limit && shown >= r->limit) {
-			fprintf(out, "%11s ... and more (use --limit 0 to see all)\n", "");
+		if (cut_here(out, r, shown))
 			break;
-		}
 		shown++;
 		signed_count(a, sizeof(a), x->a.calls, x->b.calls);
 		if (has_time)
