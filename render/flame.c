@@ -166,29 +166,10 @@ static void put_info(FILE *out, const struct kmag_flame *f, uint32_t i, uint64_t
 			kmag_format_duration(c, sizeof(c), fr->total_ns));
 }
 
-int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kmag_flame_svg_opts *o)
+/* The SVG's head: its size, style, script, background, title and text fields, and the frames' group opened. */
+static void svg_head(FILE *out, const struct kmag_flame_svg_opts *o, double width, double height)
 {
-	const struct kmag_flame_frame *fr = kmag_flame_frames(f);
-	struct kmag_flame_svg_opts d = { 0 };
-	struct svg_item *stack = NULL;
-	size_t sp = 0, cap = 0;
-	uint32_t max_depth = 0, i;
-	uint64_t root_total = kmag_flame_total(f, 0);
-	double width, scale, height, min_w;
-	int ret = 0;
-
-	if (o)
-		d = *o;
-	width = d.width ? d.width : 1200;
-	if (width < 200)
-		width = 200;
-	min_w = d.min_width < 0 ? 0.1 : d.min_width;
-	scale = root_total ? (width - 2 * PAD) / (double)root_total : 0;
-	/* depth of the deepest frame that will be drawn */
-	for (i = 0; i < kmag_flame_nr_frames(f); i++)
-		if ((double)kmag_flame_total(f, i) * scale >= min_w && fr[i].depth > max_depth)
-			max_depth = fr[i].depth;
-	height = HEADER_H + (max_depth + 1) * FRAME_H + FOOTER_H;
+	const struct kmag_flame_svg_opts d = *o;
 
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -222,8 +203,19 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 	fprintf(out, "<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n", PAD, height - 12);
 	fprintf(out, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n", width - PAD, height - 12);
 	fputs("<g id=\"frames\">\n", out);
+}
 
-	/* depth-first, parents before children (the script relies on frame 0 being the root) */
+/* The frames, depth-first, parents before children (the script relies on frame 0 being the root). */
+static int svg_frames(FILE *out, const struct kmag_flame *f, const struct kmag_flame_svg_opts *o,
+		      double scale, double height, double min_w)
+{
+	const struct kmag_flame_frame *fr = kmag_flame_frames(f);
+	const struct kmag_flame_svg_opts d = *o;
+	uint64_t root_total = kmag_flame_total(f, 0);
+	struct svg_item *stack = NULL;
+	size_t sp = 0, cap = 0;
+	int ret = 0;
+
 	if (kmag__grow(&stack, &cap, 1, sizeof(*stack))) {
 		ret = -ENOMEM;
 		goto out;
@@ -268,8 +260,36 @@ int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kma
 			stack[r - 1] = t;
 		}
 	}
-	fputs("</g>\n</svg>\n", out);
 out:
 	free(stack);
-	return ret ? ret : render_status(out);
+	return ret;
+}
+
+int kmag_flame_write_svg(FILE *out, const struct kmag_flame *f, const struct kmag_flame_svg_opts *o)
+{
+	const struct kmag_flame_frame *fr = kmag_flame_frames(f);
+	struct kmag_flame_svg_opts d = { 0 };
+	uint32_t max_depth = 0, i;
+	uint64_t root_total = kmag_flame_total(f, 0);
+	double width, scale, height, min_w;
+	int ret;
+
+	if (o)
+		d = *o;
+	width = d.width ? d.width : 1200;
+	if (width < 200)
+		width = 200;
+	min_w = d.min_width < 0 ? 0.1 : d.min_width;
+	scale = root_total ? (width - 2 * PAD) / (double)root_total : 0;
+	/* depth of the deepest frame that will be drawn */
+	for (i = 0; i < kmag_flame_nr_frames(f); i++)
+		if ((double)kmag_flame_total(f, i) * scale >= min_w && fr[i].depth > max_depth)
+			max_depth = fr[i].depth;
+	height = HEADER_H + (max_depth + 1) * FRAME_H + FOOTER_H;
+
+	svg_head(out, &d, width, height);
+	if ((ret = svg_frames(out, f, &d, scale, height, min_w)))
+		return ret;
+	fputs("</g>\n</svg>\n", out);
+	return render_status(out);
 }

@@ -358,6 +358,140 @@ static int put_names(FILE *out, const struct kmag_explore *x, const struct shown
 	return 0;
 }
 
+/* The page's facts: its mode, title, filters, the trace(s), the source files. */
+static void put_facts(FILE *out, const struct kmag_explore *x, const struct files *files,
+		      size_t nn, bool has_time, bool sources)
+{
+	size_t i;
+
+	fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hasTime\":%s,\"hasStacks\":%s",
+		x->diff ? "diff" : "graph", has_time ? "true" : "false",
+		x->diff || kmag_cg_summary(x->cg)->has_stacks ? "true" : "false");
+	json_key_str(out, "title", x->title);
+	json_key_str(out, "focus", x->focus);
+	json_key_str(out, "filters", x->filters && *x->filters ? x->filters : NULL);
+	json_key_str(out, "pathFilter", x->path_filter);
+	json_key_str(out, "generator", "kmag " KMAG_VERSION_STRING);
+	json_key_str(out, "symbolMap", sources ? "yes" : NULL);
+	fprintf(out, ",\"allFunctions\":%zu", nn);
+	trace_facts(out, "", x->input, x->info);
+	if (x->diff) {
+		trace_facts(out, "a_", x->input_a, x->info_a);
+		fprintf(out, ",\"renamed\":%zu", kmag_cgdiff_nr_renamed(x->diff));
+	}
+	fputs(",\"files\":[", out);
+	for (i = 0; i < files->nr; i++) {
+		if (i)
+			fputc(',', out);
+		kmag_fput_json_string(out, files->names[i]);
+	}
+	fputc(']', out);
+}
+
+/* The shown functions: names, source places, counts and times (A's and the status in a diff). */
+static int put_functions(FILE *out, const struct kmag_explore *x, const struct shown *sh,
+			 const long *file_of, const uint32_t *line_of, bool has_time, bool sources)
+{
+	size_t i;
+	int ret;
+
+	fputs(",\"fn\":{\"name\":", out);
+	if ((ret = put_names(out, x, sh)))
+		return ret;
+	if (sources) {
+		fputs(",\"file\":[", out);
+		for (i = 0; i < sh->nr_fn; i++)
+			fprintf(out, "%s%ld", i ? "," : "", file_of[i]);
+		fputs("],\"line\":[", out);
+		for (i = 0; i < sh->nr_fn; i++)
+			fprintf(out, "%s%u", i ? "," : "", line_of[i]);
+		fputc(']', out);
+	}
+	if (x->probe_hits && !x->diff)
+		put_probe_hits(out, x, sh->fn, sh->nr_fn);
+	fputc(',', out);
+	stats_columns(out, x, sh->fn, sh->nr_fn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
+	if (!x->diff && has_time)
+		put_latency(out, x, sh->fn, sh->nr_fn);
+	fputc('}', out);
+	if (x->diff) {
+		const struct kmag_diff_func *f = kmag_cgdiff_funcs(x->diff);
+
+		fputs(",\"fnA\":{", out);
+		stats_columns(out, x, sh->fn, sh->nr_fn, node_stats, true, node_cols,
+			      ARRAY_LEN(node_cols));
+		fputs("},\"status\":[", out);
+		for (i = 0; i < sh->nr_fn; i++)
+			fprintf(out, "%s%d", i ? "," : "", (int)f[sh->fn[i]].status);
+		fputc(']', out);
+	}
+	return 0;
+}
+
+/* The shown call edges: ends, interrupt marks, counts and times (A's and the status in a diff). */
+static void put_edges(FILE *out, const struct kmag_explore *x, const struct shown *sh)
+{
+	bool irq = false;
+	size_t i;
+
+	fputs(",\"edge\":{\"src\":[", out);
+	for (i = 0; i < sh->nr_edge; i++)
+		fprintf(out, "%s%u", i ? "," : "", sh->new_of[edge_end(x, sh->edge[i], true)]);
+	fputs("],\"dst\":[", out);
+	for (i = 0; i < sh->nr_edge; i++)
+		fprintf(out, "%s%u", i ? "," : "", sh->new_of[edge_end(x, sh->edge[i], false)]);
+	fputc(']', out);
+	for (i = 0; i < sh->nr_edge && !irq; i++)
+		irq = edge_flags(x, sh->edge[i]) & KMAG_EDGE_IRQ;
+	if (irq) {
+		fputs(",\"irq\":[", out);
+		for (i = 0; i < sh->nr_edge; i++)
+			fprintf(out, "%s%d", i ? "," : "",
+				edge_flags(x, sh->edge[i]) & KMAG_EDGE_IRQ ? 1 : 0);
+		fputc(']', out);
+	}
+	fputc(',', out);
+	stats_columns(out, x, sh->edge, sh->nr_edge, edge_stats, false, node_cols, 2);
+	fputc('}', out);
+	if (x->diff) {
+		const struct kmag_diff_edge *e = kmag_cgdiff_edges(x->diff);
+
+		fputs(",\"edgeA\":{", out);
+		stats_columns(out, x, sh->edge, sh->nr_edge, edge_stats, true, node_cols, 2);
+		fputs("},\"edgeStatus\":[", out);
+		for (i = 0; i < sh->nr_edge; i++)
+			fprintf(out, "%s%d", i ? "," : "", (int)e[sh->edge[i]].status);
+		fputc(']', out);
+	}
+}
+
+/* The calls, call sites and errors of the shown functions (what the trace has of them). */
+static int put_extras(FILE *out, const struct kmag_explore *x, const struct shown *sh)
+{
+	int ret;
+
+	if (x->calls && !x->diff) {
+		struct html_calls_ctx cc = { .x = x, .new_of = sh->new_of, .nr_shown = sh->nr_fn };
+
+		if ((ret = html_calls_write(out, &cc)))
+			return ret;
+	}
+	if (x->callsites && !x->diff) {
+		struct html_sites_ctx sc = { .x = x, .new_of = sh->new_of };
+
+		if ((ret = html_sites_write(out, &sc)))
+			return ret;
+	}
+	if (html_errors_any(x)) {
+		struct html_errors_ctx ec = { .x = x, .new_of = sh->new_of, .edge = sh->edge,
+					      .nr_edge = sh->nr_edge };
+
+		html_errors_write(out, &ec);
+	}
+	return 0;
+}
+
+/* The page's data object: what explorer.html draws. Returns 0 or -ENOMEM. */
 static int write_data(FILE *out, const struct kmag_explore *x)
 {
 	size_t nn = x->diff ? kmag_cgdiff_nr_funcs(x->diff) : kmag_cg_nr_nodes(x->cg);
@@ -368,7 +502,6 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 	long *file_of = malloc((nn + 1) * sizeof(*file_of));
 	uint32_t *line_of = malloc((nn + 1) * sizeof(*line_of));
 	struct shown sh = { 0 };
-	bool irq = false;
 	size_t i;
 	int ret = 0;
 
@@ -392,104 +525,12 @@ static int write_data(FILE *out, const struct kmag_explore *x)
 			goto out;
 		}
 	}
-	fprintf(out, "{\"v\":1,\"mode\":\"%s\",\"hasTime\":%s,\"hasStacks\":%s",
-		x->diff ? "diff" : "graph", has_time ? "true" : "false",
-		x->diff || kmag_cg_summary(x->cg)->has_stacks ? "true" : "false");
-	json_key_str(out, "title", x->title);
-	json_key_str(out, "focus", x->focus);
-	json_key_str(out, "filters", x->filters && *x->filters ? x->filters : NULL);
-	json_key_str(out, "pathFilter", x->path_filter);
-	json_key_str(out, "generator", "kmag " KMAG_VERSION_STRING);
-	json_key_str(out, "symbolMap", sources ? "yes" : NULL);
-	fprintf(out, ",\"allFunctions\":%zu", nn);
-	trace_facts(out, "", x->input, x->info);
-	if (x->diff) {
-		trace_facts(out, "a_", x->input_a, x->info_a);
-		fprintf(out, ",\"renamed\":%zu", kmag_cgdiff_nr_renamed(x->diff));
-	}
-	fputs(",\"files\":[", out);
-	for (i = 0; i < files.nr; i++) {
-		if (i)
-			fputc(',', out);
-		kmag_fput_json_string(out, files.names[i]);
-	}
-	fputs("],\"fn\":{\"name\":", out);
-	if ((ret = put_names(out, x, &sh)))
+	put_facts(out, x, &files, nn, has_time, sources);
+	if ((ret = put_functions(out, x, &sh, file_of, line_of, has_time, sources)))
 		goto out;
-	if (sources) {
-		fputs(",\"file\":[", out);
-		for (i = 0; i < sh.nr_fn; i++)
-			fprintf(out, "%s%ld", i ? "," : "", file_of[i]);
-		fputs("],\"line\":[", out);
-		for (i = 0; i < sh.nr_fn; i++)
-			fprintf(out, "%s%u", i ? "," : "", line_of[i]);
-		fputc(']', out);
-	}
-	if (x->probe_hits && !x->diff)
-		put_probe_hits(out, x, sh.fn, sh.nr_fn);
-	fputc(',', out);
-	stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, false, node_cols, ARRAY_LEN(node_cols));
-	if (!x->diff && has_time)
-		put_latency(out, x, sh.fn, sh.nr_fn);
-	fputc('}', out);
-	if (x->diff) {
-		const struct kmag_diff_func *f = kmag_cgdiff_funcs(x->diff);
-
-		fputs(",\"fnA\":{", out);
-		stats_columns(out, x, sh.fn, sh.nr_fn, node_stats, true, node_cols,
-			      ARRAY_LEN(node_cols));
-		fputs("},\"status\":[", out);
-		for (i = 0; i < sh.nr_fn; i++)
-			fprintf(out, "%s%d", i ? "," : "", (int)f[sh.fn[i]].status);
-		fputc(']', out);
-	}
-	fputs(",\"edge\":{\"src\":[", out);
-	for (i = 0; i < sh.nr_edge; i++)
-		fprintf(out, "%s%u", i ? "," : "", sh.new_of[edge_end(x, sh.edge[i], true)]);
-	fputs("],\"dst\":[", out);
-	for (i = 0; i < sh.nr_edge; i++)
-		fprintf(out, "%s%u", i ? "," : "", sh.new_of[edge_end(x, sh.edge[i], false)]);
-	fputc(']', out);
-	for (i = 0; i < sh.nr_edge && !irq; i++)
-		irq = edge_flags(x, sh.edge[i]) & KMAG_EDGE_IRQ;
-	if (irq) {
-		fputs(",\"irq\":[", out);
-		for (i = 0; i < sh.nr_edge; i++)
-			fprintf(out, "%s%d", i ? "," : "",
-				edge_flags(x, sh.edge[i]) & KMAG_EDGE_IRQ ? 1 : 0);
-		fputc(']', out);
-	}
-	fputc(',', out);
-	stats_columns(out, x, sh.edge, sh.nr_edge, edge_stats, false, node_cols, 2);
-	fputc('}', out);
-	if (x->diff) {
-		const struct kmag_diff_edge *e = kmag_cgdiff_edges(x->diff);
-
-		fputs(",\"edgeA\":{", out);
-		stats_columns(out, x, sh.edge, sh.nr_edge, edge_stats, true, node_cols, 2);
-		fputs("},\"edgeStatus\":[", out);
-		for (i = 0; i < sh.nr_edge; i++)
-			fprintf(out, "%s%d", i ? "," : "", (int)e[sh.edge[i]].status);
-		fputc(']', out);
-	}
-	if (x->calls && !x->diff) {
-		struct html_calls_ctx cc = { .x = x, .new_of = sh.new_of, .nr_shown = sh.nr_fn };
-
-		if ((ret = html_calls_write(out, &cc)))
-			goto out;
-	}
-	if (x->callsites && !x->diff) {
-		struct html_sites_ctx sc = { .x = x, .new_of = sh.new_of };
-
-		if ((ret = html_sites_write(out, &sc)))
-			goto out;
-	}
-	if (html_errors_any(x)) {
-		struct html_errors_ctx ec = { .x = x, .new_of = sh.new_of, .edge = sh.edge,
-					      .nr_edge = sh.nr_edge };
-
-		html_errors_write(out, &ec);
-	}
+	put_edges(out, x, &sh);
+	if ((ret = put_extras(out, x, &sh)))
+		goto out;
 	fputs("}", out);
 out:
 	kmag_symtab_free(files.index);
