@@ -64,33 +64,78 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* Pushes a zeroed frame for a call at @depth of task @t; NULL on ENOMEM. */
-static struct frame *frame_push(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
-				int32_t depth)
+/* Room for one more frame on @t's stack (out of the hot path). 0 or -ENOMEM. */
+static __attribute__((noinline)) int frames_grow(struct kmag_replay *r, struct task *t)
+{
+	size_t cap = t->cap ? (size_t)t->cap * 2 : 16;
+	char *v;
+
+	if (cap > UINT32_MAX)
+		return -ENOMEM;
+	v = realloc(t->frames, cap * r->stride);
+	if (!v)
+		return -ENOMEM;
+	t->frames = v;
+	t->cap = (uint32_t)cap;
+	return 0;
+}
+
+/*
+ * Zeroes the subscribers' data of a frame, @n bytes (a multiple of 8): a
+ * call to memset per call costs more than the few words a view keeps.
+ */
+static inline void data_zero(void *data, size_t n)
+{
+	uint64_t *w = data;
+
+	switch (n / 8) {
+	case 8: w[7] = 0; /* fall through */
+	case 7: w[6] = 0; /* fall through */
+	case 6: w[5] = 0; /* fall through */
+	case 5: w[4] = 0; /* fall through */
+	case 4: w[3] = 0; /* fall through */
+	case 3: w[2] = 0; /* fall through */
+	case 2: w[1] = 0; /* fall through */
+	case 1: w[0] = 0; /* fall through */
+	case 0: break;
+	default: memset(data, 0, n);
+	}
+}
+
+/*
+ * Pushes a zeroed frame for a call at @depth of task @t; NULL on ENOMEM.
+ * Inline in the entry's hot path (frame_push_cold() elsewhere); its
+ * fields are set one by one, as a compound literal of the whole call made
+ * the compiler clear it first with rep stos, slow for 176 bytes.
+ */
+static inline __attribute__((always_inline)) struct frame *
+frame_push(struct kmag_replay *r, struct task *t, const struct kmag_event *ev, int32_t depth)
 {
 	struct frame *f, *p;
+	struct kmag_call *c;
 
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? (size_t)t->cap * 2 : 16;
-		char *v = realloc(t->frames, cap * r->stride);
-
-		if (!v || cap > UINT32_MAX) {
-			if (v)
-				t->frames = v;
-			return NULL;
-		}
-		t->frames = v;
-		t->cap = (uint32_t)cap;
-	}
-	p = top(r, t);
-	f = frame_at(r, t, t->nr++);
-	f->call = (struct kmag_call){
-		.func = KMAG_FUNC_NONE, .pid = ev->pid, .cpu = ev->cpu, .depth = depth,
-		.start_ns = KMAG_TS_NONE, .end_ns = KMAG_TS_NONE, .exit_ns = KMAG_TS_NONE,
-		.duration = KMAG_DURATION_NONE, .kernel_ns = KMAG_DURATION_NONE,
-		.id = ++r->next_id, .parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0,
-		.caller = KMAG_FUNC_NONE, .caller_off = KMAG_OFF_NONE, .start_src = KMAG_START_NONE,
-	};
+	if (unlikely(t->nr == t->cap) && frames_grow(r, t))
+		return NULL;
+	f = frame_at(r, t, t->nr);
+	p = t->nr ? (struct frame *)((char *)f - r->stride) : NULL;
+	t->nr++;
+	c = &f->call;
+	c->func = KMAG_FUNC_NONE;
+	c->pid = ev->pid;
+	c->cpu = ev->cpu;
+	c->depth = depth;
+	c->start_ns = c->end_ns = c->exit_ns = KMAG_TS_NONE;
+	c->duration = c->kernel_ns = KMAG_DURATION_NONE;
+	c->child_ns = c->kernel_child_ns = c->traced_beneath = 0;
+	c->id = ++r->next_id;
+	c->parent_id = p && p->call.depth == depth - 1 ? p->call.id : 0;
+	c->retval = 0;
+	c->caller = KMAG_FUNC_NONE;
+	c->caller_off = KMAG_OFF_NONE;
+	c->call_site = 0;
+	memset(c->args, 0, sizeof(c->args));
+	c->nargs = c->ctx = c->flags = c->has_retval = 0;
+	c->start_src = KMAG_START_NONE;
 	f->active = p ? p->active : 0;
 	/* inside its caller's slice, after its previous sibling's */
 	f->tl_lo = !p ? t->root_tl_end : max64(p->tl_lo, p->tl_hi);
@@ -98,8 +143,15 @@ static struct frame *frame_push(struct kmag_replay *r, struct task *t, const str
 	f->tl_first = UINT64_MAX;
 	f->flags = 0;
 	/* the subscribers' data starts zeroed */
-	memset(f + 1, 0, r->stride - sizeof(*f));
+	data_zero(f + 1, r->stride - sizeof(*f));
 	return f;
+}
+
+/* frame_push() for the paths off the hot one (placeholders, exits without entry). */
+static __attribute__((noinline)) struct frame *
+frame_push_cold(struct kmag_replay *r, struct task *t, const struct kmag_event *ev, int32_t depth)
+{
+	return frame_push(r, t, ev, depth);
 }
 
 /* Names the top frame @f as a call of @func (flags it recursive if an outer frame runs it). */
@@ -162,8 +214,8 @@ static void frame_slice(struct frame *f)
  * gone then) after @dur. Its time (if known) goes to its parent, its slice
  * bounds those of the calls around it.
  */
-static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, uint64_t dur,
-		       uint8_t flags)
+static inline __attribute__((always_inline)) int
+frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, uint64_t dur, uint8_t flags)
 {
 	struct frame *f = top(r, t);
 	struct frame *p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
@@ -229,15 +281,22 @@ static int frame_leave(struct kmag_replay *r, struct task *t, uint64_t exit_ts, 
 	return deliver(r, HOOK_LEAVE, f, caller);
 }
 
+/* frame_leave() of a call found gone (NO_EXIT), off the hot path. */
+static __attribute__((noinline)) int frame_gone(struct kmag_replay *r, struct task *t,
+						uint64_t ts)
+{
+	return frame_leave(r, t, ts, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT);
+}
+
 /* Makes the stack of @t hold frames exactly up to depth @depth - 1. */
-static int stack_fit(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
-		     int32_t depth)
+static __attribute__((noinline)) int stack_fit(struct kmag_replay *r, struct task *t,
+					       const struct kmag_event *ev, int32_t depth)
 {
 	struct frame *f;
 	int ret;
 
 	while ((f = top(r, t)) && f->call.depth >= depth)
-		if ((ret = frame_leave(r, t, ev->ts, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT)))
+		if ((ret = frame_gone(r, t, ev->ts)))
 			return ret;
 	if (depth > MAX_PLACEHOLDER_DEPTH)
 		depth = MAX_PLACEHOLDER_DEPTH;
@@ -248,7 +307,7 @@ static int stack_fit(struct kmag_replay *r, struct task *t, const struct kmag_ev
 
 		if (d >= depth)
 			return 0;
-		f = frame_push(r, t, ev, d);
+		f = frame_push_cold(r, t, ev, d);
 		if (!f)
 			return -ENOMEM;
 		f->flags = FR_PLACEHOLDER;
@@ -287,9 +346,13 @@ static inline __attribute__((always_inline)) int graph_entry(struct kmag_replay 
 
 	if (ev->func == KMAG_FUNC_NONE)
 		return 0;
-	if ((ret = stack_fit(r, t, ev, depth)))
-		return ret;
+	/* the stack fits when its top is the caller's level (stack_fit() would do nothing) */
 	f = top(r, t);
+	if (!(f ? f->call.depth == depth - 1 : depth == 0)) {
+		if ((ret = stack_fit(r, t, ev, depth)))
+			return ret;
+		f = top(r, t);
+	}
 	if (unlikely(f && (f->flags & FR_PLACEHOLDER)) && (ret = name_from_call_site(r, t, ev, depth)))
 		return ret;
 	f = frame_push(r, t, ev, depth);
@@ -324,14 +387,21 @@ static uint64_t exit_duration(const struct kmag_event *ev, uint64_t entry_ts)
 }
 
 /* Completes the top frame, whose exit is @ev, after @dur. */
-static int complete(struct kmag_replay *r, struct task *t, const struct kmag_event *ev,
-		    uint64_t dur)
+static inline __attribute__((always_inline)) int
+complete(struct kmag_replay *r, struct task *t, const struct kmag_event *ev, uint64_t dur)
 {
 	struct frame *f = top(r, t);
 
 	f->call.retval = ev->retval;
 	f->call.has_retval = ev->has_retval;
 	return frame_leave(r, t, ev->ts, dur, 0);
+}
+
+/* complete() off the hot path: exits without their entry. */
+static __attribute__((noinline)) int complete_cold(struct kmag_replay *r, struct task *t,
+						   const struct kmag_event *ev, uint64_t dur)
+{
+	return complete(r, t, ev, dur);
 }
 
 /* An exit naming a placeholder: the call's entry came before the trace (or was lost). */
@@ -343,14 +413,14 @@ static int name_placeholder(struct kmag_replay *r, struct task *t, const struct 
 
 	r->st.unmatched_exits++;
 	if (ev->func == KMAG_FUNC_NONE)
-		return frame_leave(r, t, ev->ts, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT);
+		return frame_gone(r, t, ev->ts);
 	f->flags &= ~FR_PLACEHOLDER;
 	f->call.ctx = ev->ctx;
 	f->call.cpu = ev->cpu;
 	frame_name(r, t, f, ev->func);
 	if ((ret = deliver(r, HOOK_NAMED, f, p)))
 		return ret;
-	return complete(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
+	return complete_cold(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
 }
 
 /* An exit with no call open at its depth. */
@@ -366,7 +436,7 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 	/* its callers at the missing levels: placeholders, named by their exits to come */
 	if ((ret = stack_fit(r, t, ev, depth)))
 		return ret;
-	f = frame_push(r, t, ev, depth);
+	f = frame_push_cold(r, t, ev, depth);
 	if (!f)
 		return -ENOMEM;
 	p = t->nr > 1 ? frame_at(r, t, t->nr - 2) : NULL;
@@ -377,7 +447,7 @@ static int exit_alone(struct kmag_replay *r, struct task *t, const struct kmag_e
 	frame_name(r, t, f, ev->func);
 	if ((ret = deliver(r, HOOK_ENTER, f, p)))
 		return ret;
-	return complete(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
+	return complete_cold(r, t, ev, exit_duration(ev, KMAG_TS_NONE));
 }
 
 static inline __attribute__((always_inline)) int graph_exit(struct kmag_replay *r, struct task *t,
@@ -388,7 +458,7 @@ static inline __attribute__((always_inline)) int graph_exit(struct kmag_replay *
 
 	/* calls above the returning one lost their exits */
 	while ((f = top(r, t)) && f->call.depth > depth)
-		if ((ret = frame_leave(r, t, ev->ts, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT)))
+		if ((ret = frame_gone(r, t, ev->ts)))
 			return ret;
 	if (f && f->call.depth == depth) {
 		if (f->flags & FR_PLACEHOLDER)
@@ -396,7 +466,7 @@ static inline __attribute__((always_inline)) int graph_exit(struct kmag_replay *
 		if (ev->func == KMAG_FUNC_NONE || f->call.func == ev->func)
 			return complete(r, t, ev, exit_duration(ev, f->call.start_ns));
 		/* a different function returned at this depth: records were lost */
-		if ((ret = frame_leave(r, t, ev->ts, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT)))
+		if ((ret = frame_gone(r, t, ev->ts)))
 			return ret;
 	}
 	return exit_alone(r, t, ev, depth);
@@ -520,7 +590,7 @@ int kmag_replay_finish(struct kmag_replay *r, uint64_t end_ns)
 		r->cur = t;
 		r->last_key = UINT64_MAX;
 		while (t->nr)
-			if ((ret = frame_leave(r, t, end, KMAG_DURATION_NONE, KMAG_CALL_NO_EXIT)))
+			if ((ret = frame_gone(r, t, end)))
 				return ret;
 	}
 	r->cur = NULL;
