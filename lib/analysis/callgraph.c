@@ -140,10 +140,16 @@ uint32_t kmag__cg_node_get(struct kmag_cg *cg, kmag_func_t func)
 	return (uint32_t)cg->nr_nodes++;
 }
 
+/* The slot of edge caller->callee in the direct-mapped cache. */
+static inline size_t ecache_slot(const struct kmag_cg *cg, uint32_t caller, uint32_t callee)
+{
+	return (size_t)((caller * 0x9e3779b1u) ^ callee) & (ARRAY_SIZE(cg->ecache) - 1);
+}
+
 uint32_t kmag__cg_edge_get(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
 {
 	uint64_t key = (uint64_t)caller << 32 | callee;
-	size_t c = (size_t)((caller * 0x9e3779b1u) ^ callee) & (ARRAY_SIZE(cg->ecache) - 1);
+	size_t c = ecache_slot(cg, caller, callee);
 	bool inserted;
 	uint64_t *slot;
 	struct kmag_cg_edge *e;
@@ -193,6 +199,28 @@ const struct kmag_dist *kmag_cg_node_dist(const struct kmag_cg *cg, size_t i)
 
 	/* a graph made of sums may hold the calls of some sources only: then none */
 	return d && kmag_dist_count(d) && kmag_dist_count(d) == cg->nodes[i].st.timed ? d : NULL;
+}
+
+/*
+ * kmag__cg_node_get() and kmag__cg_edge_get() for a function and an edge
+ * seen before, inline: they run for every call, and the calls cost more
+ * than the look-ups (the new ones take the functions above).
+ */
+static inline uint32_t node_of(struct kmag_cg *cg, kmag_func_t func)
+{
+	if (likely(func < cg->cap_node_of_func) && likely(cg->node_of_func[func] != NONE32))
+		return cg->node_of_func[func];
+	return kmag__cg_node_get(cg, func);
+}
+
+static inline uint32_t edge_of(struct kmag_cg *cg, uint32_t caller, uint32_t callee)
+{
+	uint64_t key = (uint64_t)caller << 32 | callee;
+	size_t c = ecache_slot(cg, caller, callee);
+
+	if (likely(cg->ecache[c].key == key && key))
+		return cg->ecache[c].edge;
+	return kmag__cg_edge_get(cg, caller, callee);
 }
 
 /* ---- calling-context tree ---- */
@@ -283,23 +311,29 @@ static bool in_irq(const struct kmag_call *c)
 	return c->ctx & (KMAG_CTX_HARDIRQ | KMAG_CTX_SOFTIRQ | KMAG_CTX_NMI);
 }
 
+/* Counts call @node on the pending list of its parent frame, a placeholder. */
+static __attribute__((noinline)) int count_pending(struct kmag_cg *cg, struct frame *f,
+						   uint32_t node, struct frame *pf, uint32_t eflags)
+{
+	f->pend = pend_new(cg, pf, node, eflags);
+	if (f->pend == NONE32)
+		return -ENOMEM;
+	cg->pend[f->pend].st.calls++;
+	return 0;
+}
+
 /* Counts call @node on the edge from its parent frame (or the parent's pending list). */
-static int count_edge(struct kmag_cg *cg, struct frame *f, uint32_t node, struct frame *pf,
-		      uint32_t eflags)
+static inline int count_edge(struct kmag_cg *cg, struct frame *f, uint32_t node, struct frame *pf,
+			     uint32_t eflags)
 {
 	uint32_t e;
 
-	if (pf->node == NONE32) {
-		f->pend = pend_new(cg, pf, node, eflags);
-		if (f->pend == NONE32)
-			return -ENOMEM;
-		cg->pend[f->pend].st.calls++;
-		return 0;
-	}
+	if (unlikely(pf->node == NONE32))
+		return count_pending(cg, f, node, pf, eflags);
 	if (pf->last_callee == node) {
 		e = pf->last_edge;
 	} else {
-		e = kmag__cg_edge_get(cg, pf->node, node);
+		e = edge_of(cg, pf->node, node);
 		if (e == NONE32)
 			return -ENOMEM;
 		pf->last_callee = node;
@@ -408,7 +442,7 @@ static int on_enter(void *ctx, const struct kmag_call *call, void *data,
 	f->cct = cg->opts.build_cct ? cct_child(cg, parent_cct, call->func) : 0;
 	if (call->func == KMAG_FUNC_NONE)
 		return 0;	/* a placeholder: counted when its exit names it */
-	f->node = kmag__cg_node_get(cg, call->func);
+	f->node = node_of(cg, call->func);
 	if (f->node == NONE32)
 		return -ENOMEM;
 	cg->nodes[f->node].st.calls++;
