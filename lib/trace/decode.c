@@ -45,27 +45,12 @@ static uint16_t args_offset(struct tep_event *ev)
 	return (uint16_t)fld->offset;
 }
 
-/*
- * The arguments saved at @off of a record of @size bytes: the kernel stores
- * all FTRACE_REGS_MAX_ARGS registers or none (print_graph_entry() prints
- * them only when the whole array is there), so a shorter tail is padding.
- */
-static void decode_args(const struct kmag_decoder *d, const uint8_t *data, uint32_t size,
-			uint16_t off, struct kmag_event *ev)
+static inline uint8_t ctx_of(uint8_t fl)
 {
-	uint32_t i, n;
-
-	ev->nargs = 0;
-	if (!off || size < (uint32_t)off + 8u * KMAG_MAX_ARGS)
-		return;
-	n = KMAG_MAX_ARGS;
-	for (i = 0; i < n; i++) {
-		uint64_t v;
-
-		__builtin_memcpy(&v, data + off + 8 * i, 8);
-		ev->args[i] = d->swap ? __builtin_bswap64(v) : v;
-	}
-	ev->nargs = (uint8_t)n;
+	return KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
+	       (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
+	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0) |
+	       (fl & TRACE_FLAG_IRQS_OFF ? KMAG_CTX_IRQS_OFF : 0);
 }
 
 static int find_id(struct tep_handle *tep, const char *name)
@@ -174,6 +159,8 @@ int kmag__decoder_init(struct kmag_decoder *d, struct tep_handle *tep, struct km
 		set_field(ev, "retval", &d->gx_retval, false);
 		d->kind[d->id_exit] = KMAG_EV_GRAPH_EXIT;
 	}
+	for (i = 0; i < 256; i++)
+		d->ctx_of[i] = ctx_of((uint8_t)i);
 	setup_fast(d);
 	return 0;
 }
@@ -292,13 +279,11 @@ static kmag_func_t resolve_tep(struct kmag_decoder *d, uint64_t addr)
 	return id;
 }
 
-static inline kmag_func_t resolve(struct kmag_decoder *d, uint64_t addr)
+kmag_func_t kmag__decode_resolve(struct kmag_decoder *d, uint64_t addr)
 {
 	size_t slot = (size_t)((addr >> 4) ^ (addr >> 16)) & (ARRAY_SIZE(d->rcache) - 1);
 	kmag_func_t id;
 
-	if (likely(d->rcache[slot].addr == addr && addr))
-		return d->rcache[slot].id;
 	id = unlikely(d->tep_names) ? resolve_tep(d, addr) : kmag_symtab_resolve(d->st, addr, true);
 	if (id != KMAG_FUNC_NONE) {
 		d->rcache[slot].addr = addr;
@@ -307,46 +292,9 @@ static inline kmag_func_t resolve(struct kmag_decoder *d, uint64_t addr)
 	return id;
 }
 
-/*
- * A call depth the kernel can record: its return stack holds at most a few
- * hundred calls (FTRACE_RETFUNC_DEPTH 50 up to 6.8, SHADOW_STACK_SIZE since).
- * Anything else is a damaged record.
- */
-static inline bool depth_ok(int32_t depth)
-{
-	return (uint32_t)depth < KMAG__MAX_DEPTH;
-}
-
 static inline bool fits(const struct fdesc *f, uint32_t size)
 {
 	return (uint32_t)f->off + f->size <= size;
-}
-
-static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
-			  struct kmag_event *ev);
-
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint8_t ctx_of(uint8_t fl)
-{
-	return KMAG_CTX_KNOWN | (fl & TRACE_FLAG_HARDIRQ ? KMAG_CTX_HARDIRQ : 0) |
-	       (fl & TRACE_FLAG_SOFTIRQ ? KMAG_CTX_SOFTIRQ : 0) |
-	       (fl & TRACE_FLAG_NMI ? KMAG_CTX_NMI : 0) |
-	       (fl & TRACE_FLAG_IRQS_OFF ? KMAG_CTX_IRQS_OFF : 0);
 }
 
 /*
@@ -358,7 +306,7 @@ static inline void set_call_site(struct kmag_decoder *d, struct kmag_event *ev, 
 	uint64_t start;
 
 	ev->parent_ip = retaddr;
-	ev->parent = retaddr ? resolve(d, retaddr) : KMAG_FUNC_NONE;
+	ev->parent = retaddr ? kmag__decode_func(d, retaddr) : KMAG_FUNC_NONE;
 	ev->parent_off = KMAG_OFF_NONE;
 	if (ev->parent == KMAG_FUNC_NONE)
 		return;
@@ -368,102 +316,29 @@ static inline void set_call_site(struct kmag_decoder *d, struct kmag_event *ev, 
 		ev->parent_off = (uint32_t)(retaddr - start);
 }
 
-/* The fast path for the usual layout; returns 1 when the record is not one it knows. */
-static inline int decode_fast(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
-			      struct kmag_event *ev)
+/* A fgraph_retaddr_entry record of the usual layout (kmag__decode_fast()). */
+int kmag__decode_retaddr(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			 struct kmag_event *ev)
 {
-	uint16_t type;
-
-	__builtin_memcpy(&type, data + d->common_type.off, 2);
-	if ((int)type == d->id_entry) {
-		if (unlikely(size < d->need_entry))
-			return -EINVAL;
-		ev->type = KMAG_EV_GRAPH_ENTRY;
-		ev->ip = ld64(data + d->ge_func.off);
-		/* (an 8-byte depth, 6.x: its low half, the records being little-endian here) */
-		ev->depth = (int32_t)ld32(data + d->ge_depth.off);
-		if (unlikely(!depth_ok(ev->depth)))
-			return -ERANGE;
-		decode_args(d, data, size, d->ge_args, ev);
-	} else if ((int)type == d->id_retaddr && d->fast_retaddr) {
-		if (unlikely(size < d->need_retaddr))
-			return -EINVAL;
-		ev->type = KMAG_EV_GRAPH_ENTRY;
-		ev->ip = ld64(data + d->gr_func.off);
-		ev->depth = (int32_t)ld32(data + d->gr_depth.off);
-		if (unlikely(!depth_ok(ev->depth)))
-			return -ERANGE;
-		decode_args(d, data, size, d->gr_args, ev);
-		ev->pid = (int32_t)ld32(data + d->common_pid.off);
-		ev->ctx = ctx_of(data[d->common_flags.off]);
-		ev->repeat = 1;
-		ev->has_retval = false;
-		ev->func = resolve(d, ev->ip);
-		set_call_site(d, ev, ld64(data + d->gr_retaddr.off));
-		return 0;
-	} else if ((int)type == d->id_exit) {
-		uint64_t ct, rt;
-
-		if (unlikely(size < d->need_exit))
-			return -EINVAL;
-		ev->type = KMAG_EV_GRAPH_EXIT;
-		ev->ip = ld64(data + d->gx_func.off);
-		ev->depth = (int32_t)ld32(data + d->gx_depth.off);
-		if (unlikely(!depth_ok(ev->depth)))
-			return -ERANGE;
-		ct = ld64(data + d->gx_calltime.off);
-		rt = ld64(data + d->gx_rettime.off);
-		ev->calltime = ct;
-		ev->duration = rt >= ct ? rt - ct : 0;
-		ev->has_retval = d->gx_retval.size != 0;
-		if (ev->has_retval)
-			ev->retval = (int64_t)ld64(data + d->gx_retval.off);
-	} else if ((int)type == d->id_function) {
-		if (unlikely(size < d->need_fn))
-			return -EINVAL;
-		ev->type = KMAG_EV_FUNC;
-		ev->ip = ld64(data + d->fn_ip.off);
-		ev->parent_ip = ld64(data + d->fn_parent.off);
-		ev->repeat = 1;
-		ev->depth = -1;
-		ev->func = resolve(d, ev->ip);
-		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) : KMAG_FUNC_NONE;
-		ev->parent_off = KMAG_OFF_NONE;
-		ev->pid = (int32_t)ld32(data + d->common_pid.off);
-		ev->ctx = ctx_of(data[d->common_flags.off]);
-		ev->has_retval = false;
-		decode_args(d, data, size, d->fn_args, ev);
-		return 0;
-	} else {
-		return 1;
-	}
-	ev->pid = (int32_t)ld32(data + d->common_pid.off);
-	ev->ctx = ctx_of(data[d->common_flags.off]);
+	if (unlikely(size < d->need_retaddr))
+		return -EINVAL;
+	ev->type = KMAG_EV_GRAPH_ENTRY;
+	ev->ip = kmag__ld64(data + d->gr_func.off);
+	ev->depth = (int32_t)kmag__ld32(data + d->gr_depth.off);
+	if (unlikely(!kmag__depth_ok(ev->depth)))
+		return -ERANGE;
+	kmag__decode_args(d, data, size, d->gr_args, ev);
+	ev->pid = (int32_t)kmag__ld32(data + d->common_pid.off);
+	ev->ctx = d->ctx_of[data[d->common_flags.off]];
 	ev->repeat = 1;
-	ev->parent = KMAG_FUNC_NONE;
-	ev->parent_ip = 0;
-	ev->parent_off = KMAG_OFF_NONE;
-	if (ev->type == KMAG_EV_GRAPH_ENTRY)
-		ev->has_retval = false;
-	else
-		ev->nargs = 0;
-	ev->func = resolve(d, ev->ip);
+	ev->has_retval = false;
+	ev->func = kmag__decode_func(d, ev->ip);
+	set_call_site(d, ev, kmag__ld64(data + d->gr_retaddr.off));
 	return 0;
 }
 
-int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev)
-{
-	if (likely(d->fast) && likely(size >= 8)) {
-		int ret = decode_fast(d, data, size, ev);
-
-		if (ret <= 0)
-			return ret;
-	}
-	return decode_generic(d, data, size, ev);
-}
-
-static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
-			  struct kmag_event *ev)
+int kmag__decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			 struct kmag_event *ev)
 {
 	uint32_t type;
 	uint8_t kind;
@@ -506,11 +381,11 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 			ev->ip = fd_read(&d->fn_ip, data, d->swap);
 			ev->parent_ip = fd_read(&d->fn_parent, data, d->swap);
 		}
-		ev->func = resolve(d, ev->ip);
-		ev->parent = ev->parent_ip ? resolve(d, ev->parent_ip) :
+		ev->func = kmag__decode_func(d, ev->ip);
+		ev->parent = ev->parent_ip ? kmag__decode_func(d, ev->parent_ip) :
 					     KMAG_FUNC_NONE;
 		if ((int)type == d->id_function)
-			decode_args(d, data, size, d->fn_args, ev);
+			kmag__decode_args(d, data, size, d->fn_args, ev);
 		return 0;
 	case KMAG_EV_GRAPH_ENTRY:
 		ev->type = KMAG_EV_GRAPH_ENTRY;
@@ -520,21 +395,21 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 				return -EINVAL;
 			ev->ip = fd_read(&d->gr_func, data, d->swap);
 			ev->depth = (int32_t)fd_read(&d->gr_depth, data, d->swap);
-			if (unlikely(!depth_ok(ev->depth)))
+			if (unlikely(!kmag__depth_ok(ev->depth)))
 				return -ERANGE;
-			ev->func = resolve(d, ev->ip);
+			ev->func = kmag__decode_func(d, ev->ip);
 			set_call_site(d, ev, fd_read(&d->gr_retaddr, data, d->swap));
-			decode_args(d, data, size, d->gr_args, ev);
+			kmag__decode_args(d, data, size, d->gr_args, ev);
 			return 0;
 		}
 		if (unlikely(!fits(&d->ge_func, size) || !fits(&d->ge_depth, size)))
 			return -EINVAL;
 		ev->ip = fd_read(&d->ge_func, data, d->swap);
 		ev->depth = (int32_t)fd_read(&d->ge_depth, data, d->swap);
-		if (unlikely(!depth_ok(ev->depth)))
+		if (unlikely(!kmag__depth_ok(ev->depth)))
 			return -ERANGE;
-		ev->func = resolve(d, ev->ip);
-		decode_args(d, data, size, d->ge_args, ev);
+		ev->func = kmag__decode_func(d, ev->ip);
+		kmag__decode_args(d, data, size, d->ge_args, ev);
 		return 0;
 	case KMAG_EV_GRAPH_EXIT:
 		if (unlikely(!fits(&d->gx_func, size) || !fits(&d->gx_depth, size)))
@@ -542,9 +417,9 @@ static int decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t 
 		ev->type = KMAG_EV_GRAPH_EXIT;
 		ev->ip = fd_read(&d->gx_func, data, d->swap);
 		ev->depth = (int32_t)fd_read(&d->gx_depth, data, d->swap);
-		if (unlikely(!depth_ok(ev->depth)))
+		if (unlikely(!kmag__depth_ok(ev->depth)))
 			return -ERANGE;
-		ev->func = resolve(d, ev->ip);
+		ev->func = kmag__decode_func(d, ev->ip);
 		ev->duration = KMAG_DURATION_NONE;
 		ev->calltime = KMAG_TS_NONE;
 		if (d->gx_calltime.size && d->gx_rettime.size && fits(&d->gx_calltime, size) &&

@@ -10,6 +10,7 @@
 #ifndef KMAG_DECODE_H
 #define KMAG_DECODE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,6 +57,7 @@ struct kmag_decoder {
 	bool fast;
 	bool fast_retaddr;		/* and fgraph_retaddr_entry too */
 	uint32_t need_fn, need_entry, need_exit, need_retaddr;	/* bytes each record kind must have */
+	uint8_t ctx_of[256];		/* common_flags -> enum kmag_ctx_flags */
 
 	/*
 	 * Name addresses through the tep's own kallsyms (tep_find_function)
@@ -152,11 +154,161 @@ int kmag__tep_parse_fields(struct tep_handle *tep, const char *text, size_t len,
 #define KMAG__MAX_DEPTH 4096
 
 /*
+ * What the inline kmag__decode() below leaves to decode.c: the name of an
+ * address the decoder's cache does not have (and caching it), a record of
+ * any layout, a function_graph entry with its call site.
+ */
+kmag_func_t kmag__decode_resolve(struct kmag_decoder *d, uint64_t addr);
+int kmag__decode_generic(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			 struct kmag_event *ev);
+int kmag__decode_retaddr(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			 struct kmag_event *ev);
+
+/* The function at @addr: the direct-mapped cache (rcache) first. */
+static inline kmag_func_t kmag__decode_func(struct kmag_decoder *d, uint64_t addr)
+{
+	size_t slot = (size_t)((addr >> 4) ^ (addr >> 16)) &
+		      (sizeof(d->rcache) / sizeof(d->rcache[0]) - 1);
+
+	if (__builtin_expect(d->rcache[slot].addr == addr && addr, 1))
+		return d->rcache[slot].id;
+	return kmag__decode_resolve(d, addr);
+}
+
+static inline uint64_t kmag__ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t kmag__ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * A call depth the kernel can record: its return stack holds at most a few
+ * hundred calls (FTRACE_RETFUNC_DEPTH 50 up to 6.8, SHADOW_STACK_SIZE since).
+ * Anything else is a damaged record.
+ */
+static inline bool kmag__depth_ok(int32_t depth)
+{
+	return (uint32_t)depth < KMAG__MAX_DEPTH;
+}
+
+/*
+ * The arguments saved at @off of a record of @size bytes: the kernel stores
+ * all FTRACE_REGS_MAX_ARGS registers or none (print_graph_entry() prints
+ * them only when the whole array is there), so a shorter tail is padding.
+ */
+static inline void kmag__decode_args(const struct kmag_decoder *d, const uint8_t *data,
+				     uint32_t size, uint16_t off, struct kmag_event *ev)
+{
+	uint32_t i;
+
+	ev->nargs = 0;
+	if (!off || size < (uint32_t)off + 8u * KMAG_MAX_ARGS)
+		return;
+	for (i = 0; i < KMAG_MAX_ARGS; i++) {
+		uint64_t v = kmag__ld64(data + off + 8 * i);
+
+		ev->args[i] = d->swap ? __builtin_bswap64(v) : v;
+	}
+	ev->nargs = KMAG_MAX_ARGS;
+}
+
+/*
+ * The fast path for the usual layout (d->fast), inline in the readers' loops
+ * (a call per record costs more than the decoding); returns 1 when the
+ * record is not one it knows.
+ */
+static inline int kmag__decode_fast(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+				    struct kmag_event *ev)
+{
+	uint16_t type;
+
+	__builtin_memcpy(&type, data + d->common_type.off, 2);
+	if ((int)type == d->id_entry) {
+		if (__builtin_expect(size < d->need_entry, 0))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_ENTRY;
+		ev->ip = kmag__ld64(data + d->ge_func.off);
+		/* (an 8-byte depth, 6.x: its low half, the records being little-endian here) */
+		ev->depth = (int32_t)kmag__ld32(data + d->ge_depth.off);
+		if (__builtin_expect(!kmag__depth_ok(ev->depth), 0))
+			return -ERANGE;
+		kmag__decode_args(d, data, size, d->ge_args, ev);
+		ev->has_retval = false;
+	} else if ((int)type == d->id_exit) {
+		uint64_t ct, rt;
+
+		if (__builtin_expect(size < d->need_exit, 0))
+			return -EINVAL;
+		ev->type = KMAG_EV_GRAPH_EXIT;
+		ev->ip = kmag__ld64(data + d->gx_func.off);
+		ev->depth = (int32_t)kmag__ld32(data + d->gx_depth.off);
+		if (__builtin_expect(!kmag__depth_ok(ev->depth), 0))
+			return -ERANGE;
+		ct = kmag__ld64(data + d->gx_calltime.off);
+		rt = kmag__ld64(data + d->gx_rettime.off);
+		ev->calltime = ct;
+		ev->duration = rt >= ct ? rt - ct : 0;
+		ev->has_retval = d->gx_retval.size != 0;
+		if (ev->has_retval)
+			ev->retval = (int64_t)kmag__ld64(data + d->gx_retval.off);
+		ev->nargs = 0;
+	} else if ((int)type == d->id_retaddr && d->fast_retaddr) {
+		return kmag__decode_retaddr(d, data, size, ev);
+	} else if ((int)type == d->id_function) {
+		if (__builtin_expect(size < d->need_fn, 0))
+			return -EINVAL;
+		ev->type = KMAG_EV_FUNC;
+		ev->ip = kmag__ld64(data + d->fn_ip.off);
+		ev->parent_ip = kmag__ld64(data + d->fn_parent.off);
+		ev->repeat = 1;
+		ev->depth = -1;
+		ev->func = kmag__decode_func(d, ev->ip);
+		ev->parent = ev->parent_ip ? kmag__decode_func(d, ev->parent_ip) : KMAG_FUNC_NONE;
+		ev->parent_off = KMAG_OFF_NONE;
+		ev->pid = (int32_t)kmag__ld32(data + d->common_pid.off);
+		ev->ctx = d->ctx_of[data[d->common_flags.off]];
+		ev->has_retval = false;
+		kmag__decode_args(d, data, size, d->fn_args, ev);
+		return 0;
+	} else {
+		return 1;
+	}
+	ev->pid = (int32_t)kmag__ld32(data + d->common_pid.off);
+	ev->ctx = d->ctx_of[data[d->common_flags.off]];
+	ev->repeat = 1;
+	ev->parent = KMAG_FUNC_NONE;
+	ev->parent_ip = 0;
+	ev->parent_off = KMAG_OFF_NONE;
+	ev->func = kmag__decode_func(d, ev->ip);
+	return 0;
+}
+
+/*
  * Decodes the record at @data (@size bytes, starting at common_type) into @ev.
  * Returns 0, -EINVAL if the record is shorter than its format says, -ENOENT
  * if no format has its event id, -ERANGE for a function_graph depth no
  * kernel records (KMAG__MAX_DEPTH): damaged records all.
  */
-int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size, struct kmag_event *ev);
+static inline int kmag__decode(struct kmag_decoder *d, const uint8_t *data, uint32_t size,
+			       struct kmag_event *ev)
+{
+	if (__builtin_expect(d->fast, 1) && __builtin_expect(size >= 8, 1)) {
+		int ret = kmag__decode_fast(d, data, size, ev);
+
+		if (ret <= 0)
+			return ret;
+	}
+	return kmag__decode_generic(d, data, size, ev);
+}
 
 #endif /* KMAG_DECODE_H */
