@@ -102,10 +102,12 @@ int kmag__stream_times(struct tracedat_input *in, struct cpu_stream *s, const ui
 /*
  * Advances @s to its next event: 1 (the event in s->ev), 0 at the end of
  * the CPU's data, or -errno with in->err set (strict reading stops at
- * damage so). Inline: it runs for every record, and a call per record
- * costs more than the walk (lib/trace/tracedat-stream.c has the rest).
+ * damage so). Inline, always (with the decoder inline in it GCC would
+ * call it): it runs for every record, and a call per record costs more
+ * than the walk (lib/trace/tracedat-stream.c has the rest).
  */
-static inline int kmag__stream_next(struct tracedat_input *in, struct cpu_stream *s)
+static inline __attribute__((always_inline)) int
+kmag__stream_next(struct tracedat_input *in, struct cpu_stream *s)
 {
 	for (;;) {
 		const uint64_t slack = KMAG__CLOCK_SLACK_NS;
