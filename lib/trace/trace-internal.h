@@ -124,10 +124,14 @@ static inline int kmag__trace_deliver(struct kmag_trace *t, const struct kmag_ev
 			kmag__trace_progress(t);
 		if (ci) {
 			ci->events++;
+			/*
+			 * (KMAG_TS_NONE is UINT64_MAX: below it, any time is before
+			 * an unset first_ts, and plus one wraps an unset last_ts to 0)
+			 */
 			if (ev->ts != KMAG_TS_NONE) {
-				if (ci->first_ts == KMAG_TS_NONE || ev->ts < ci->first_ts)
+				if (ev->ts < ci->first_ts)
 					ci->first_ts = ev->ts;
-				if (ci->last_ts == KMAG_TS_NONE || ev->ts > ci->last_ts)
+				if (ev->ts + 1 > ci->last_ts + 1)
 					ci->last_ts = ev->ts;
 			}
 		}
