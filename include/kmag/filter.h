@@ -7,6 +7,7 @@
 #define KMAG_FILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kmag.h"
@@ -51,8 +52,9 @@ const char *kmag_filter_describe(struct kmag_filter *f);
 
 /*
  * Binds the filter to a trace (for command names and the time origin) and to
- * the consumer that receives matching events. LOST events always pass (when
- * their CPU passes) so consumers can mark gaps.
+ * the consumer that receives matching events. LOST events pass (when their
+ * CPU passes) so consumers can mark gaps; with a time window, those in it
+ * (a LOST marker's time is the page where the loss was noticed).
  */
 void kmag_filter_bind(struct kmag_filter *f, struct kmag_trace *t, kmag_event_fn next, void *next_ctx);
 /* kmag_event_fn adapter: @ctx is the bound struct kmag_filter *. */
@@ -71,6 +73,17 @@ struct kmag_filter_stats {
 
 /* Fills @st from the events seen so far. */
 void kmag_filter_stats(const struct kmag_filter *f, struct kmag_filter_stats *st);
+
+/*
+ * The time window, resolved now as kmag_filter_match() would resolve it at
+ * the first of the events that reach it, given @firsts: each CPU's first
+ * event (any order; the earliest on the filter's CPUs counts, for a window
+ * relative to the first event). True with the window's bounds in *@from,
+ * *@to (ns, both included); false when the filter has no time window. For a
+ * reader that seeks to the window (kmag_trace_set_window()).
+ */
+bool kmag_filter_time_window(struct kmag_filter *f, const struct kmag_event *firsts, size_t n,
+			     uint64_t *from, uint64_t *to);
 
 /* Tests one event without forwarding it. */
 bool kmag_filter_match(struct kmag_filter *f, const struct kmag_event *ev);

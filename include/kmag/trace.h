@@ -162,6 +162,26 @@ struct kmag_trace *kmag_trace_open(const char *path, const struct kmag_trace_opt
  */
 int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct kmag_err *err);
 
+/*
+ * A time window to read, for a reader that can seek (trace.dat, the
+ * built-in reader; the others ignore it and read all). Once every CPU's
+ * first event is read, before any is delivered, @fn(@ctx, @firsts, @n,
+ * @from, @to) is called with them (a CPU's first may be a LOST marker); it
+ * returns true with the window [*@from, *@to] (ns as events carry them,
+ * both included), false for none. Then only the events and LOST markers in
+ * the window are delivered, and counted in kmag_trace_info() (events, LOST
+ * markers, first and last times); the recorder's own counters (stat_*)
+ * stay the whole recording's. The reader reads only the pages (v6) or zstd
+ * chunks (v7) that can hold them: it finds the first by their start times
+ * (a binary search) and stops each CPU at the first page past the window.
+ * Damaged data is found, and said, only in what it reads. $KMAG_SEEK=scan
+ * makes it read every page instead (the same events: for tests).
+ * Call before kmag_trace_read(); returns true when the reader will.
+ */
+typedef bool (*kmag_trace_window_fn)(void *ctx, const struct kmag_event *firsts, size_t n,
+				     uint64_t *from, uint64_t *to);
+bool kmag_trace_set_window(struct kmag_trace *t, kmag_trace_window_fn fn, void *ctx);
+
 /* How far kmag_trace_read() has come, for a progress display. */
 struct kmag_trace_progress {
 	uint64_t events;	/* records delivered so far */

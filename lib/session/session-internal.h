@@ -66,6 +66,7 @@ struct kmag_session {
 	size_t nr_taps;
 	bool tap_failed;		/* a tap returned -errno: its error is its own */
 	bool direct;			/* events go straight to the replay (no taps, no split) */
+	bool windowed;			/* the reader read only the --time window */
 	struct session_seen seen;
 	struct kmag_err no_calls;	/* kmag_session_no_calls(), when code is set */
 	kmag_trace_progress_fn progress;
@@ -76,6 +77,10 @@ struct kmag_session {
 /* A warning through opts.warn (or the log). */
 #define kmag__session_warn(s, ...)                                                          \
 	kmag__tell((s)->o.warn, (s)->o.warn_ctx, KMAG_LOG_WARN, "session", __VA_ARGS__)
+
+/* session.c: the shared filters of @o into @f; 0 or -EINVAL with @err naming the bad value. */
+int kmag__session_build_filter(struct kmag_filter *f, const struct kmag_session_opts *o,
+			       struct kmag_err *err);
 
 /* session-input.c: opens the input, BTF, vmlinux and symbol map. 0 or -errno, @err set. */
 int kmag__session_open_input(struct kmag_session *s, struct kmag_err *err);

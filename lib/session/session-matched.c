@@ -34,10 +34,36 @@ static void cpu_list(const struct kmag_trace_info *info, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *err)
+static int count_nothing(const struct kmag_event *ev, void *ctx)
 {
-	const struct kmag_filter *f = s->filter;
-	const struct kmag_trace *t = s->trace;
+	(void)ev;
+	(void)ctx;
+	return 0;
+}
+
+/*
+ * The reader read only the --time window (kmag_trace_set_window()), which
+ * passed nothing: the trace is read again, whole, through the same filters,
+ * for what it holds. *@t and *@f: free them. 0, or -errno (then the
+ * window's own counts tell).
+ */
+static int read_whole(const struct kmag_session *s, struct kmag_trace **t, struct kmag_filter **f)
+{
+	struct kmag_trace_opts topts = { .reader = s->o.reader, .threads = s->o.threads };
+	struct kmag_err e = { 0 };
+
+	*f = kmag_filter_new();
+	*t = kmag_trace_open(s->path, &topts, &e);
+	if (!*f || !*t || kmag__session_build_filter(*f, &s->o, &e))
+		return -EINVAL;
+	kmag_filter_bind(*f, *t, count_nothing, NULL);
+	return kmag_trace_read(*t, kmag_filter_event_fn, *f, &e) < 0 ? -EIO : 0;
+}
+
+/* The message of kmag__session_check_matched(), from what @f saw of @t. */
+static int say_nothing(const struct kmag_session *s, struct kmag_trace *t,
+		       const struct kmag_filter *f, struct kmag_err *err)
+{
 	const char *path = s->name, *desc = s->filters;
 	const struct kmag_trace_info *info = kmag_trace_info(t);
 	struct kmag_filter_stats st;
@@ -45,8 +71,6 @@ int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *e
 	size_t i, n = 0;
 
 	kmag_filter_stats(f, &st);
-	if (kmag_filter_is_empty(f) || st.passed)
-		return 0;
 	if (!st.seen)
 		return kmag_err_set(err, ENOENT, "no event of %s matches the filters (%s): the trace holds no events",
 				 path, desc);
@@ -70,4 +94,23 @@ int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *e
 			 path, desc, (double)info->first_ts / 1e9, (double)info->last_ts / 1e9, cpus,
 			 st.tasks, st.tasks == 1 ? "" : "s", st.tasks ? " (" : "", tasks,
 			 st.tasks ? ")" : "");
+}
+
+int kmag__session_check_matched(const struct kmag_session *s, struct kmag_err *err)
+{
+	struct kmag_filter_stats st;
+	struct kmag_filter *f = NULL;
+	struct kmag_trace *t = NULL;
+	int ret;
+
+	kmag_filter_stats(s->filter, &st);
+	if (kmag_filter_is_empty(s->filter) || st.passed)
+		return 0;
+	if (s->windowed && !read_whole(s, &t, &f))
+		ret = say_nothing(s, t, f, err);
+	else
+		ret = say_nothing(s, s->trace, s->filter, err);
+	kmag_trace_close(t);
+	kmag_filter_free(f);
+	return ret;
 }

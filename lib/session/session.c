@@ -27,9 +27,8 @@ static const char *default_input(void)
 	return "trace.dat";
 }
 
-/* The shared filters of @o into @f; 0 or -EINVAL with @err naming the bad value. */
-static int build_filter(struct kmag_filter *f, const struct kmag_session_opts *o,
-			struct kmag_err *err)
+int kmag__session_build_filter(struct kmag_filter *f, const struct kmag_session_opts *o,
+			       struct kmag_err *err)
 {
 	if ((o->pids && kmag_filter_add_pids(f, o->pids, err)) ||
 	    (o->comms && kmag_filter_add_comms(f, o->comms, err)) ||
@@ -78,7 +77,7 @@ struct kmag_session *kmag_session_new(const struct kmag_session_opts *o, struct 
 	s->path = o->path ? o->path : default_input();
 	s->name = o->name ? o->name : s->path;
 	s->what = o->what ? o->what : "kmag";
-	if (!(s->o.threads = kmag_session_threads(o, err)) || build_filter(s->filter, o, err))
+	if (!(s->o.threads = kmag_session_threads(o, err)) || kmag__session_build_filter(s->filter, o, err))
 		goto fail;
 	if (o->filter_filepath) {
 		if (!(pf = kmag_pathfilter_new(o->filter_filepath, err))) {
@@ -222,6 +221,15 @@ static void describe_mindur(struct kmag_session *s, const struct kmag_mindur *m)
 		 (double)s->o.min_duration_ns / 1e3, kmag_mindur_dropped(m));
 }
 
+/* kmag_trace_set_window(): the --time window, resolved by the filter as it would be. */
+static bool session_window(void *ctx, const struct kmag_event *firsts, size_t n, uint64_t *from,
+			   uint64_t *to)
+{
+	struct kmag_session *s = ctx;
+
+	return kmag_filter_time_window(s->filter, firsts, n, from, to);
+}
+
 /* Reads the events through the filters into the taps and views. 0 or -errno, @err set. */
 static int read_events(struct kmag_session *s, struct kmag_err *err)
 {
@@ -247,6 +255,9 @@ static int read_events(struct kmag_session *s, struct kmag_err *err)
 		fn = kmag_filter_event_fn;
 		ctx = s->filter;
 	}
+	/* a reader that can seeks to the --time window: it reads only that (issue 25) */
+	if (s->o.time)
+		s->windowed = kmag_trace_set_window(s->trace, session_window, s);
 	kmag_trace_set_progress(s->trace, s->progress, s->progress_ctx);
 	ret = kmag_trace_read(s->trace, fn, ctx, &e);
 	kmag_trace_set_progress(s->trace, NULL, NULL);

@@ -270,6 +270,13 @@ static bool comm_matches(struct kmag_filter *f, int pid)
 	return match;
 }
 
+/* @ev's CPU passes the CPU filter. */
+static bool cpu_passes(const struct kmag_filter *f, const struct kmag_event *ev)
+{
+	return !f->cpus || (ev->cpu >= 0 && ev->cpu < MAX_FILTER_CPUS &&
+			    (f->cpus[ev->cpu / 64] & (1ull << (ev->cpu % 64))));
+}
+
 static void resolve_time(struct kmag_filter *f, const struct kmag_event *ev)
 {
 	uint64_t origin = f->time_relative && ev->ts != KMAG_TS_NONE ? ev->ts : 0;
@@ -286,25 +293,54 @@ static void resolve_time(struct kmag_filter *f, const struct kmag_event *ev)
 
 bool kmag_filter_match(struct kmag_filter *f, const struct kmag_event *ev)
 {
-	if (f->cpus) {
-		if (ev->cpu < 0 || ev->cpu >= MAX_FILTER_CPUS ||
-		    !(f->cpus[ev->cpu / 64] & (1ull << (ev->cpu % 64))))
-			return false;
-	}
-	if (ev->type == KMAG_EV_LOST)
-		return true;
-	if (f->has_time) {
-		if (ev->ts == KMAG_TS_NONE)
-			return false;
+	if (!cpu_passes(f, ev))
+		return false;
+	/*
+	 * A LOST marker is in the window when its time is (the page where the
+	 * loss was noticed): a reader that seeks to the window (kmag_trace_set_window())
+	 * finds no other. One without a time passes, as it did.
+	 */
+	if (f->has_time && ev->ts != KMAG_TS_NONE) {
 		if (!f->time_resolved)
 			resolve_time(f, ev);
 		if (ev->ts < f->ts_start || ev->ts > f->ts_end)
 			return false;
+	} else if (f->has_time && ev->type != KMAG_EV_LOST) {
+		return false;
 	}
+	if (ev->type == KMAG_EV_LOST)
+		return true;
 	if (f->has_pids && (ev->pid < 0 || !u64map_get(&f->pids, (uint64_t)ev->pid)))
 		return false;
 	if (f->nr_comms && !comm_matches(f, ev->pid))
 		return false;
+	return true;
+}
+
+bool kmag_filter_time_window(struct kmag_filter *f, const struct kmag_event *firsts, size_t n,
+			     uint64_t *from, uint64_t *to)
+{
+	const struct kmag_event *o = NULL;
+	struct kmag_event none = { .ts = 0 };
+	size_t i;
+
+	if (!f->has_time)
+		return false;
+	if (!f->time_resolved) {
+		/* the first event kmag_filter_match() would resolve on: the earliest on its CPUs */
+		for (i = 0; i < n; i++) {
+			const struct kmag_event *ev = &firsts[i];
+
+			if (ev->ts == KMAG_TS_NONE || !cpu_passes(f, ev))
+				continue;
+			if (!o || ev->ts < o->ts || (ev->ts == o->ts && ev->cpu < o->cpu))
+				o = ev;
+		}
+		/* (none: no event can pass, whatever the window) */
+		resolve_time(f, o ? o : &none);
+	}
+	*from = f->ts_start;
+	*to = f->ts_end;
 	return true;
 }
 

@@ -64,6 +64,35 @@ static void heap_down(struct cpu_stream **h, int n, int i)
 	}
 }
 
+/* Reads each CPU's first event (s->have), then the trace's first time is known. 0 or -errno. */
+static int read_firsts(struct tracedat_input *in)
+{
+	int i, ret;
+
+	for (i = 0; i < in->nr_streams; i++) {
+		ret = kmag__stream_next(in, &in->streams[i]);
+		if (ret < 0)
+			return ret;
+		in->streams[i].have = ret > 0;
+	}
+	set_first(in);
+	return 0;
+}
+
+/*
+ * Hands on the current event of @s when it is in the window
+ * (kmag_trace_set_window(); all are without one); one outside is counted
+ * as read, for the estimates of damage. 0 or what the consumer returned.
+ */
+static inline int deliver(struct kmag_trace *t, struct tracedat_input *in, struct cpu_stream *s)
+{
+	if (__builtin_expect(s->ev.ts >= in->win_from && s->ev.ts <= in->win_to, 1))
+		return kmag__trace_deliver(t, &s->ev);
+	if (s->ev.type != KMAG_EV_LOST)
+		s->outside++;
+	return 0;
+}
+
 static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 {
 	struct cpu_stream **heap;
@@ -72,14 +101,9 @@ static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 	heap = calloc((size_t)in->nr_streams + 1, sizeof(*heap));
 	if (!heap)
 		return kmag_err_set(in->err, ENOMEM, "out of memory");
-	for (i = 0; i < in->nr_streams; i++) {
-		ret = kmag__stream_next(in, &in->streams[i]);
-		if (ret < 0)
-			goto out;
-		if (ret > 0)
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].have)
 			heap[n++] = &in->streams[i];
-	}
-	set_first(in);
 	for (i = n / 2 - 1; i >= 0; i--)
 		heap_down(heap, n, i);
 	ret = 0;
@@ -94,8 +118,7 @@ static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 				limit = heap[2]->ev.ts;
 		}
 		do {
-			ret = kmag__trace_deliver(t, &s->ev);
-			if (ret)
+			if ((ret = deliver(t, in, s)))
 				goto out;
 			ret = kmag__stream_next(in, s);
 			if (ret < 0)
@@ -113,30 +136,69 @@ out:
 	return ret;
 }
 
+/* Each CPU's events in turn (each CPU's first is read already: the trace's start is known). */
 static int read_unordered(struct kmag_trace *t, struct tracedat_input *in)
 {
 	int i, ret;
 
-	/* each CPU's first event first: the trace's start is known before the rest */
-	for (i = 0; i < in->nr_streams; i++) {
-		ret = kmag__stream_next(in, &in->streams[i]);
-		if (ret < 0)
-			return ret;
-		in->streams[i].have = ret > 0;
-	}
-	set_first(in);
 	for (i = 0; i < in->nr_streams; i++) {
 		struct cpu_stream *s = &in->streams[i];
 
 		for (ret = s->have; ret > 0; ret = kmag__stream_next(in, s)) {
-			ret = kmag__trace_deliver(t, &s->ev);
-			if (ret)
+			if ((ret = deliver(t, in, s)))
 				return ret;
 		}
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
+}
+
+/* Raw time (as the pages hold it) of @ts, a time as events carry it. */
+static uint64_t raw_time(const struct tracedat_input *in, uint64_t ts)
+{
+	int64_t off = in->td.ts_offset;
+
+	if (ts == UINT64_MAX)
+		return ts;
+	if (off >= 0)
+		return ts > (uint64_t)off ? ts - (uint64_t)off : 0;
+	return ts > UINT64_MAX - (uint64_t)-off ? UINT64_MAX : ts + (uint64_t)-off;
+}
+
+/*
+ * kmag_trace_set_window(): with each CPU's first event read, the window is
+ * asked for; then each CPU goes on from the window's place (tracedat-seek.c),
+ * unless $KMAG_SEEK=scan. 0 or -errno.
+ */
+static int find_window(struct kmag_trace *t, struct tracedat_input *in)
+{
+	struct kmag_event *firsts = calloc((size_t)in->nr_streams + 1, sizeof(*firsts));
+	const char *mode = getenv("KMAG_SEEK");
+	uint64_t from, to;
+	size_t n = 0;
+	int i, ret = 0;
+	bool got;
+
+	if (!firsts)
+		return kmag_err_set(in->err, ENOMEM, "out of memory");
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].have)
+			firsts[n++] = in->streams[i].ev;
+	got = t->window_fn(t->window_ctx, firsts, n, &from, &to);
+	free(firsts);
+	if (!got)
+		return 0;
+	in->win_from = from;
+	in->win_to = to;
+	if (mode && !strcmp(mode, "scan"))
+		return 0;
+	in->stop_raw = raw_time(in, to);
+	in->win_stop = true;
+	for (i = 0; i < in->nr_streams && !ret; i++)
+		if (in->streams[i].have && from)
+			ret = kmag__stream_seek(in, &in->streams[i], raw_time(in, from));
+	return ret;
 }
 
 static int tracedat_read(struct kmag_trace *t, struct kmag_err *err)
@@ -146,13 +208,17 @@ static int tracedat_read(struct kmag_trace *t, struct kmag_err *err)
 
 	in->err = err;
 	in->t = t;
+	in->win_from = 0;
+	in->win_to = UINT64_MAX;
+	if ((ret = read_firsts(in)) || (t->window_fn && (ret = find_window(t, in))))
+		goto out;
 	if (t->opts.threads > 1 && in->td.top.compressed && in->nr_streams &&
 	    (ret = kmag__prefetch_start(in, t->opts.threads, err)))
 		goto out;
 	ret = t->opts.unordered ? read_unordered(t, in) : read_ordered(t, in);
 	kmag__prefetch_stop(in);
-	kmag__streams_settle(in);
 out:
+	kmag__streams_settle(in);
 	in->err = NULL;
 	in->t = NULL;
 	return ret;
@@ -344,7 +410,7 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 			return kmag_err_set(err, ENOMEM, "out of memory");
 		s = &in->streams[in->nr_streams++];
 		s->cpu = d->cpu;
-		s->pos = d->offset;
+		s->start = s->pos = d->offset;
 		s->end = d->offset + d->size;
 		s->compressed = td->top.compressed;
 		s->tc.end_at = end;
@@ -356,7 +422,7 @@ int kmag__tracedat_input_open(struct kmag_trace *t, struct kmag_err *err)
 			if (ret)
 				return ret;
 			s->chunks_left = rd32(in, cnt);
-			s->pos += 4;
+			s->start = s->pos += 4;
 			/*
 			 * The chunks end with the CPU's data: the size of the BUFFER
 			 * option leaves the count out (trace-cmd 3.1) or counts it

@@ -18,6 +18,7 @@
 struct cpu_stream {
 	int cpu;
 	bool compressed;
+	uint64_t start;		/* where its data (compressed: its first chunk's header) begins */
 	uint64_t pos, end;	/* file range still to read (compressed: to the end of its chunks) */
 	uint32_t chunks_left;	/* compressed: chunks the CPU's count still promises */
 	bool count_short;	/* compressed: chunks were found past the count */
@@ -42,6 +43,7 @@ struct cpu_stream {
 	uint64_t walked;	/* record bytes of the pages done */
 	uint64_t skip_basis;	/* record bytes of the stretches skipped */
 	uint64_t skip_said;	/* their events as first estimated (kmag__damage_settle()) */
+	uint64_t outside;	/* events read but outside the window: not delivered, nor counted */
 	struct kmag__tcheck tc;	/* its prev: the raw time of the last good event (0: none yet) */
 	bool gap;		/* damaged data was skipped: a LOST marker is due */
 
@@ -62,6 +64,10 @@ struct tracedat_input {
 	struct kmag_trace *t;	/* during read */
 	struct kmag_err *err;
 	struct kmag__prefetch *pf;	/* during read on several threads, else NULL */
+	/* kmag_trace_set_window(): what is delivered (all when no window) */
+	uint64_t win_from, win_to;	/* ns as events carry them, both included */
+	uint64_t stop_raw;	/* a CPU stops at a page starting later (raw), when win_stop */
+	bool win_stop;		/* seeking (not $KMAG_SEEK=scan): stop past the window */
 };
 
 /*
@@ -159,6 +165,29 @@ slow:
 		return 1;
 	}
 }
+/*
+ * tracedat-seek.c: moves @s, whose first event is read (s->have), on to
+ * the last page (compressed: zstd chunk) that starts before raw time
+ * @from, less one, and reads its first event there again (s->have). It
+ * only moves forward. 0 or -errno.
+ */
+int kmag__stream_seek(struct tracedat_input *in, struct cpu_stream *s, uint64_t from);
+/*
+ * The binary search behind it: the last of the places @lo..@hi-1 whose
+ * start time @start(@ctx, i) is known (not KMAG_TS_NONE) and below @from,
+ * @lo itself when none is; @lo is where the reader is. A place of unknown
+ * time counts as late (the search goes back: reading more is safe).
+ */
+size_t kmag__seek_search(size_t lo, size_t hi, uint64_t from,
+			 uint64_t (*start)(void *ctx, size_t i), void *ctx);
+/* A page starting at raw time @ts is past the window (s->ended is set): the CPU stops. */
+static inline bool kmag__stream_past_window(const struct tracedat_input *in,
+					    const struct cpu_stream *s, uint64_t ts)
+{
+	/* a time past the recording's end is damaged, and says nothing */
+	return in->win_stop && ts > in->stop_raw && ts <= s->tc.end && !s->gap;
+}
+
 /* After reading: the skipped stretches' events estimated again from all that was read. */
 void kmag__streams_settle(struct tracedat_input *in);
 

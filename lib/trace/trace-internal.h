@@ -72,6 +72,10 @@ struct kmag_trace {
 	/* kmag_trace_damage(), kmag_trace_set_strict() (damage.c) */
 	struct kmag__damage_log damage;
 
+	/* kmag_trace_set_window(): the window asked for (the reader resolves and applies it) */
+	kmag_trace_window_fn window_fn;
+	void *window_ctx;
+
 	/* kmag_trace_set_progress() */
 	kmag_trace_progress_fn progress;
 	void *progress_ctx;

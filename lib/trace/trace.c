@@ -148,6 +148,16 @@ int kmag_trace_read(struct kmag_trace *t, kmag_event_fn fn, void *ctx, struct km
 	return ret;
 }
 
+bool kmag_trace_set_window(struct kmag_trace *t, kmag_trace_window_fn fn, void *ctx)
+{
+	/* only the built-in trace.dat reader seeks */
+	if (t->ops != &kmag__input_tracedat)
+		return false;
+	t->window_fn = fn;
+	t->window_ctx = ctx;
+	return true;
+}
+
 void kmag_trace_set_progress(struct kmag_trace *t, kmag_trace_progress_fn fn, void *ctx)
 {
 	t->progress = fn;

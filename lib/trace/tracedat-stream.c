@@ -54,10 +54,10 @@ static struct kmag__where where_in_page(const struct tracedat_input *in,
 	return w;
 }
 
-/* Records of @s read so far: the trace counts them as it delivers them. */
+/* Records of @s read so far: the trace counts them as it delivers them, the rest @s. */
 static inline uint64_t records(const struct tracedat_input *in, const struct cpu_stream *s)
 {
-	return s->cpu < in->t->info.nr_cpus ? in->t->cpus[s->cpu].events : 0;
+	return (s->cpu < in->t->info.nr_cpus ? in->t->cpus[s->cpu].events : 0) + s->outside;
 }
 
 /* The events @bytes of this CPU held, from the mean record size read so far. */
@@ -431,6 +431,15 @@ static int stream_next_page(struct tracedat_input *in, struct cpu_stream *s)
 		if ((ret = load_page(in, s, page, &info)))
 			return ret;
 		kmag__tcheck_page(&s->tc, next_page_ts(in, s));
+		if (s->walk.size && kmag__stream_past_window(in, s, s->walk.ts)) {
+			/* the CPU's events from here on are all later than the window */
+			s->walk.size = s->walk.idx = 0;
+			s->page_done = true;	/* (not read: no data past its commit either) */
+			s->pos = s->end;
+			s->buf_off = s->buf_len;
+			s->chunks_left = 0;
+			return 0;
+		}
 		if (info.missing) {
 			lost_marker(s, marker_ts(in, s),
 				    info.lost_known ? info.lost : KMAG_LOST_UNKNOWN);

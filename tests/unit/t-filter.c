@@ -164,18 +164,64 @@ static void time_relative(void)
 	expect_invalid(kmag_filter_set_time, "-1,2", "invalid time range");
 }
 
-/* LOST markers keep their CPU's gaps visible: only the CPU filter applies */
+/*
+ * LOST markers keep their CPU's gaps visible: the task filters do not apply,
+ * the CPU filter does, and the time window to their time (issue 25: a
+ * reader that seeks to the window finds no other)
+ */
 static void lost_events_pass(void)
 {
 	struct kmag_filter *f = kmag_filter_new();
 	struct kmag_err err = { 0 };
-	struct kmag_event lost = ev_at(KMAG_EV_LOST, 1, -1, 5);
+	struct kmag_event lost = ev_at(KMAG_EV_LOST, 1, -1, 150000000000ull);
+	struct kmag_event before = ev_at(KMAG_EV_LOST, 1, -1, 5);
+	struct kmag_event untimed = ev_at(KMAG_EV_LOST, 1, -1, KMAG_TS_NONE);
 
 	CHECK_EQ(kmag_filter_add_pids(f, "42", &err), 0);
 	CHECK_EQ(kmag_filter_set_time(f, "100,200", &err), 0);
 	CHECK(kmag_filter_match(f, &lost));
+	CHECK(!kmag_filter_match(f, &before));
+	CHECK(kmag_filter_match(f, &untimed));
 	CHECK_EQ(kmag_filter_add_cpus(f, "0", &err), 0);
 	CHECK(!kmag_filter_match(f, &lost));
+	kmag_filter_free(f);
+}
+
+/*
+ * kmag_filter_time_window(): the window resolved as the filter resolves it
+ * at the first event that reaches it: the earliest first event of the
+ * filter's CPUs (a LOST marker's too), ties to the lower CPU.
+ */
+static void time_window_resolved(void)
+{
+	struct kmag_filter *f = kmag_filter_new();
+	struct kmag_err err = { 0 };
+	struct kmag_event firsts[3] = {
+		ev_at(KMAG_EV_GRAPH_ENTRY, 0, 7, 3000000000ull),
+		ev_at(KMAG_EV_LOST, 1, -1, 2000000000ull),
+		ev_at(KMAG_EV_GRAPH_ENTRY, 2, 7, 1000000000ull),
+	};
+	uint64_t from, to;
+
+	CHECK(!kmag_filter_time_window(f, firsts, 3, &from, &to));
+	CHECK_EQ(kmag_filter_set_time(f, "+1,+2", &err), 0);
+	CHECK_EQ(kmag_filter_add_cpus(f, "0-1", &err), 0);
+	CHECK(kmag_filter_time_window(f, firsts, 3, &from, &to));
+	CHECK_EQ(from, 3000000000ull - 500);	/* from CPU 1's LOST marker; CPU 2 is filtered out */
+	CHECK_EQ(to, 4000000000ull + 499);
+	/* resolved: the filter's own matching agrees, and stays so */
+	CHECK(kmag_filter_match(f, &firsts[0]));
+	firsts[0].ts = 2900000000ull;
+	CHECK(!kmag_filter_match(f, &firsts[0]));
+	CHECK(kmag_filter_time_window(f, NULL, 0, &from, &to));
+	CHECK_EQ(from, 3000000000ull - 500);
+	kmag_filter_free(f);
+
+	f = kmag_filter_new();
+	CHECK_EQ(kmag_filter_set_time(f, "5,6", &err), 0);
+	CHECK(kmag_filter_time_window(f, NULL, 0, &from, &to));
+	CHECK_EQ(from, 5000000000ull - 500);
+	CHECK_EQ(to, 6000000000ull + 499);
 	kmag_filter_free(f);
 }
 
@@ -302,6 +348,7 @@ const struct test_case filter_tests[] = {
 	{ "time_absolute", time_absolute },
 	{ "time_relative", time_relative },
 	{ "lost_events_pass", lost_events_pass },
+	{ "time_window_resolved", time_window_resolved },
 	{ "kinds_combine", kinds_combine },
 	{ "through_a_trace", through_a_trace },
 	{ "forwards_stop", forwards_stop },
