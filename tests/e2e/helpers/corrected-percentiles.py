@@ -7,39 +7,20 @@ p50/p90/p99 in KMAG.json (`kmag report -F json --overhead COST`) are the
 nearest-rank percentiles of its calls' durations as trace-cmd decodes them
 (rettime - calltime), each less COST per traced call trace-cmd shows beneath
 it, never below zero. FUNC must not recurse; its calls are counted per task
-by the records' depths, as helpers/traced-beneath.py does.
+by the records' depths (percentiles.py's outer_calls()).
 
 Prints what differs and exits 1, or exits 0."""
 import json
-import re
 import subprocess
 import sys
 
-from percentiles import nearest_rank
+from percentiles import nearest_rank, outer_calls
 
 func, cost = sys.argv[1], int(sys.argv[2])
 got = {f['name']: f for f in json.load(open(sys.argv[3]))['functions']}[func]
-rec = re.compile(r'^\s*(.*?)\s+\[\d+\]\s+[\d.]+:\s+(funcgraph_entry|fgraph_retaddr_entry|funcgraph_exit):\s+(.*)$')
-open_, durs = {}, []
 out = subprocess.run(['trace-cmd', 'report', '-R', sys.argv[4]], capture_output=True, text=True,
                      errors='replace', check=True).stdout
-for line in out.splitlines():
-    m = rec.match(line)
-    if not m:
-        continue
-    task, kind, rest = m.groups()
-    f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
-    depth = int(f.get('depth', '-1'))
-    cur = open_.get(task)
-    if kind != 'funcgraph_exit':
-        if cur and depth > cur[0]:
-            cur[1] += 1
-        elif not cur and f.get('func') == func:
-            open_[task] = [depth, 0]
-    elif cur and f.get('func') == func and depth == cur[0]:
-        dur = int(f['rettime'], 16) - int(f['calltime'], 16)
-        durs.append(max(0, dur - cost * cur[1]))
-        del open_[task]
+durs = [max(0, dur - cost * below) for dur, below, _ in outer_calls(out.splitlines(), func)]
 durs.sort()
 want = {'p%d_ns' % p: nearest_rank(durs, p) for p in (50, 90, 99)}
 have = {k: got.get(k) for k in want}

@@ -43,6 +43,39 @@ def alias_key(path):
     return lambda name: addr_of.get(name, name)
 
 
+RECORD = re.compile(r'^\s*(.*?)\s+\[\d+\]\s+[\d.]+:\s+'
+                    r'(funcgraph_entry|fgraph_retaddr_entry|funcgraph_exit):\s+(.*)$')
+
+
+def outer_calls(lines, func):
+    """The outermost calls of FUNC in `trace-cmd report -R`'s LINES whose exit
+    the trace has, per task by the records' depths (entries: funcgraph_entry
+    or fgraph_retaddr_entry with func= and depth=; exits: funcgraph_exit with
+    calltime= and rettime=): yields (DURATION_NS, BENEATH, DIRECT) for each,
+    its rettime - calltime, the traced calls beneath it at any level and
+    those it made itself. FUNC must not recurse."""
+    open_ = {}          # task -> [depth, beneath, direct]
+    for line in lines:
+        m = RECORD.match(line)
+        if not m:
+            continue
+        task, kind, rest = m.groups()
+        f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
+        depth = int(f.get('depth', '-1'))
+        cur = open_.get(task)
+        if kind != 'funcgraph_exit':
+            if cur:
+                if depth > cur[0]:
+                    cur[1] += 1
+                    if depth == cur[0] + 1:
+                        cur[2] += 1
+            elif f.get('func') == func:
+                open_[task] = [depth, 0, 0]
+        elif cur and f.get('func') == func and depth == cur[0]:
+            yield int(f['rettime'], 16) - int(f['calltime'], 16), cur[1], cur[2]
+            del open_[task]
+
+
 def nearest_rank(sorted_values, p):
     rank = max(1, math.ceil(p * len(sorted_values) / 100))
     return sorted_values[min(rank, len(sorted_values)) - 1]
