@@ -142,6 +142,7 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r,
 	if (!strcmp(a->format, "dot"))
 		return kmag_diff_dot(out, r);
 	if (!strcmp(a->format, "html")) {
+		char title[1600];
 		struct kmag_explore x = {
 			.diff = r->diff, .info = r->info_b, .info_a = r->info_a,
 			.input = r->input_b, .input_a = r->input_a, .filters = r->filters,
@@ -150,6 +151,12 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r,
 			.path_filter = a->so.filter_filepath,
 		};
 
+		/* the page has one line for both */
+		if (r->times[0]) {
+			snprintf(title, sizeof(title), "%s%s%s", r->filters, r->filters[0] ? "; " : "",
+				 r->times);
+			x.filters = title;
+		}
 		if (loc_b) {
 			x.srcline = kmag_srcloc_report_cb;
 			x.srcline_ctx = loc_b;
@@ -163,28 +170,28 @@ static int render(const struct diff_args *a, const struct kmag_diff_report *r,
 	return kmag_diff_text(out, r);
 }
 
-/* A's filters, and the tracer's cost taken off A's and B's times (each its own). */
-static const char *diff_title(struct kmag_session *const sab[2], char *buf, size_t len)
+/* The tracer's cost taken off A's and B's times: one line when they agree, each its own otherwise. */
+static const char *diff_times(struct kmag_session *const sab[2], char *buf, size_t len)
 {
 	const char *ta = kmag_session_times(sab[0]), *tb = kmag_session_times(sab[1]);
-	const char *f = kmag_session_filters(sab[0]);
 
 	if (!strcmp(ta, tb))
-		return cli_title_times(sab[0], f, buf, len);
-	snprintf(buf, len, "%s%sA: %s; B: %s", f, f[0] ? "; " : "",
-		 ta[0] ? ta : "the kernel's times", tb[0] ? tb : "the kernel's times");
+		return ta;
+	snprintf(buf, len, "A: %s; B: %s", ta[0] ? ta : "the kernel's times",
+		 tb[0] ? tb : "the kernel's times");
 	return buf;
 }
 
 /* What changed from A to B, in the format asked for; returns the exit code. */
 static int write_diff(const struct diff_args *a, struct kmag_session *const sab[2], bool tty)
 {
-	char title[1600];
+	char times[1200];
 	struct kmag_diff_report r = {
 		.info_a = kmag_session_info(sab[0]), .info_b = kmag_session_info(sab[1]),
 		.input_a = kmag_session_name(sab[0]),	/* "standard input" for "-" */
 		.input_b = kmag_session_name(sab[1]),
-		.filters = diff_title(sab, title, sizeof(title)), .limit = a->limit, .all = a->all,
+		.filters = kmag_session_filters(sab[0]), .times = diff_times(sab, times, sizeof(times)),
+		.limit = a->limit, .all = a->all,
 		.colour = cli_color_on(a->colour, !a->output && tty),
 	};
 	struct kmag_cgdiff *d;

@@ -381,6 +381,8 @@ int kmag_diff_text(FILE *out, const struct kmag_diff_report *r)
 			kmag_cgdiff_nr_renamed(d));
 	if (r->filters && *r->filters)
 		fprintf(out, "# filters: %s\n", r->filters);
+	if (r->times && *r->times)
+		fprintf(out, "# %s\n", r->times);
 	if (r->path_filter)
 		fprintf(out, "# source path filter: %s (other functions are left out)\n", r->path_filter);
 	summary_line(out, "functions:", fa, fb, r, false);
@@ -487,6 +489,8 @@ int kmag_diff_json(FILE *out, const struct kmag_diff_report *r)
 	json_input(out, r->input_b, r->info_b);
 	fputs(", \"filters\": ", out);
 	kmag_fput_json_string(out, r->filters ? r->filters : "");
+	fputs(", \"times\": ", out);
+	kmag_fput_json_string(out, r->times ? r->times : "");
 	fputs(", \"path_filter\": ", out);
 	if (r->path_filter)
 		kmag_fput_json_string(out, r->path_filter);

@@ -50,6 +50,16 @@ t_grep "the header says so" "^# times corrected for the tracer's cost: 250 ns pe
 t_ok "report (text)" "$KMAG" report "$FG"
 t_nogrep "no such line without a cost" "times corrected" "$T/ok.out"
 cp "$T/ok.out" "$T/plain.txt"
+# diff: the correction on a header line of its own, as report's (not under "# filters:")
+t_ok "diff --overhead with a filter (text)" "$KMAG" diff "$FG" "$FG" --overhead 250 --cpu 0
+t_grep "diff's header says the cost on its own line" \
+	"^# times corrected for the tracer's cost: 250 ns per traced call \(given by --overhead\)$" "$T/ok.out"
+t_grep "... and the filters on theirs" "^# filters: " "$T/ok.out"
+t_nogrep "... which do not hold the cost" "^# filters: .*tracer's cost" "$T/ok.out"
+t_ok "diff --overhead with a filter (JSON)" "$KMAG" diff "$FG" "$FG" --overhead 250 --cpu 0 -F json
+t_eq "diff's JSON: times apart from the filters" \
+	"times corrected for the tracer's cost: 250 ns per traced call (given by --overhead)|False" \
+	"$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d['times'] + '|' + str('cost' in d['filters']))" "$T/ok.out")"
 t_ok "report --raw-times" "$KMAG" report "$FG" --raw-times
 t_eq "--raw-times on a trace without a cost: the kernel's times" "same" \
 	"$(cmp -s "$T/plain.txt" "$T/ok.out" && echo same || echo differ)"

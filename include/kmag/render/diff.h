@@ -21,6 +21,11 @@ struct kmag_diff_report {
 	const char *input_a, *input_b;
 	const struct kmag_trace_info *info_a, *info_b;
 	const char *filters;		/* description of the filters applied to both */
+	/*
+	 * The tracer's cost taken off the times (kmag_session_times()), A's
+	 * and B's when they differ, or NULL/"" (the kernel's times)
+	 */
+	const char *times;
 	size_t limit;			/* per section in text; 0 = all */
 	bool all;			/* DOT: also unchanged functions and edges */
 	bool colour;			/* text: ANSI colours, red for growth, blue for shrinkage */
