@@ -93,7 +93,12 @@ static int write_profile(const struct kmag_merge *m, const char *output)
 				 .srcline = loc ? kmag_srcloc_report_cb : NULL, .srcline_ctx = loc };
 	char kernels[1024];
 	struct cli_out o;
+	uint64_t lo, hi;
 	int ret;
+
+	/* the cost all its recordings had taken off, else each source says its own */
+	if (kmag_trace_sources_cost(r.info, &lo, &hi) == r.info->nr_sources && lo == hi)
+		r.tracer_cost_ns = lo;
 
 	if (kmag_merge_kernels(m, kernels, sizeof(kernels)))
 		fprintf(stderr, "kmag: note: the inputs come from different kernels, summed by function name: %s\n",

@@ -347,6 +347,11 @@ static int print_table(struct report_args *a, const struct kmag_session *s)
 		ret = kmag_report_csv(stdout, r);
 	else
 		ret = kmag_report_text(stdout, r);
+	/* said, not left as empty cells: a profile's sums hold no single call */
+	if (strcmp(a->format, "text") && r->info->format == KMAG_INPUT_PROFILE &&
+	    kmag_cg_summary(r->cg)->has_time)
+		fprintf(stderr, "kmag: note: %s is a profile, which keeps sums and not each call's duration: its p50, p90 and p99 are %s; report the traces it was made from for them\n",
+			r->input, strcmp(a->format, "json") ? "empty" : "null");
 	if (kmag_session_no_calls(s))
 		cli_warn("%s", kmag_session_no_calls(s));
 	cli_warn_sources(s);

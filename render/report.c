@@ -491,8 +491,9 @@ static void json_source(FILE *out, const struct kmag_trace_source *src)
 	json_str_or_null(out, src->uname);
 	fputs(", \"tracer\": ", out);
 	json_str_or_null(out, src->tracer);
-	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
-		src->events, src->lost, src->calls);
+	fprintf(out, ", \"events\": %" PRIu64 ", \"lost_events\": %" PRIu64 ", \"calls\": %" PRIu64
+		     ", \"tracer_cost_ns\": %" PRIu64 "}",
+		src->events, src->lost, src->calls, src->tracer_cost_ns);
 }
 
 /*
@@ -507,7 +508,8 @@ static void json_profile_fields(FILE *out, const struct kmag_report *r)
 	size_t n = kmag_cg_nr_nodes(r->cg), listed = 0, i;
 	struct kmag_trace_source self = { .name = r->input ? r->input : "-", .uname = info->uname,
 					  .tracer = kmag_tracer_name(info->tracer),
-					  .events = info->events, .lost = info->lost };
+					  .events = info->events, .lost = info->lost,
+					  .tracer_cost_ns = r->tracer_cost_ns };
 
 	for (i = 0; i < n; i++) {
 		listed += listed_node(r, (uint32_t)i);

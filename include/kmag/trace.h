@@ -68,6 +68,8 @@ struct kmag_trace_source {
 	uint64_t events;		/* records read from it */
 	uint64_t lost;			/* events it lost */
 	uint64_t calls;			/* function calls it counted */
+	/* the tracer's cost per traced call taken off its times (0: the kernel's times) */
+	uint64_t tracer_cost_ns;
 };
 
 /*
@@ -314,6 +316,12 @@ const char *kmag_damage_describe(const struct kmag_trace *t, const struct kmag_d
 
 /* Facts about the input; borrowed, valid until kmag_trace_close(). */
 const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t);
+/*
+ * Of a profile's recordings (@info->sources): how many had the tracer's cost
+ * taken off their times when it was made, with the least (@lo) and the most
+ * (@hi) of it; 0 (and @lo, @hi 0) when none.
+ */
+size_t kmag_trace_sources_cost(const struct kmag_trace_info *info, uint64_t *lo, uint64_t *hi);
 /* The trace's function-name table; borrowed, valid until kmag_trace_close(). */
 struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t);
 /*

@@ -181,7 +181,8 @@ static int add_sources(struct kmag_merge *m, const struct kmag_session *s, const
 	const struct kmag_cg_node *nodes = kmag_cg_nodes(cg);
 	struct kmag_trace_source one = { .name = path, .uname = info->uname,
 					 .tracer = kmag_tracer_name(info->tracer),
-					 .events = info->events, .lost = info->lost };
+					 .events = info->events, .lost = info->lost,
+					 .tracer_cost_ns = kmag_session_tracer_cost(s) };
 	size_t i;
 	int ret = 0;
 

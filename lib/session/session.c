@@ -126,6 +126,42 @@ static void describe_errno(struct kmag_session *s)
 		 s->o.errnum, name ? " " : "", name ? name : "");
 }
 
+/*
+ * A profile's sums were made with the cost of each recording taken off
+ * already: what the header says of it. Nothing is taken off or put back here:
+ * --raw-times and --overhead are refused when it would matter.
+ */
+static int profile_cost(struct kmag_session *s, struct kmag_err *err)
+{
+	const struct kmag_trace_info *info = kmag_trace_info(s->trace);
+	uint64_t lo, hi;
+	size_t n = kmag_trace_sources_cost(info, &lo, &hi);
+
+	if (s->o.overhead_ns)
+		return kmag_err_set(err, EINVAL,
+				    "--overhead: %s is a profile, whose sums are made already; give it the trace it was made from",
+				    s->name);
+	if (!n)
+		return 0;
+	if (s->o.raw_times)
+		return kmag_err_set(err, EINVAL,
+				    "--raw-times: %s is a profile whose times had the tracer's cost taken off when it was made (%" PRIu64
+				    " ns per traced call); give it the trace it was made from, or make it with --raw-times",
+				    s->name, hi);
+	if (n == info->nr_sources && lo == hi) {
+		s->cost_ns = lo;
+		snprintf(s->times, sizeof(s->times),
+			 "times corrected for the tracer's cost: %" PRIu64
+			 " ns per traced call (taken off when the profile was made)", lo);
+	} else {
+		snprintf(s->times, sizeof(s->times),
+			 "times corrected for the tracer's cost of each recording: %" PRIu64 " to %" PRIu64
+			 " ns per traced call (taken off when the profile was made, in %zu of its %zu recordings; the others: the kernel's times)",
+			 lo, hi, n, info->nr_sources);
+	}
+	return 0;
+}
+
 /* The tracer's cost to take off (opts.raw_times, opts.overhead_ns, the trace's own). */
 static int choose_cost(struct kmag_session *s, struct kmag_err *err)
 {
@@ -133,13 +169,11 @@ static int choose_cost(struct kmag_session *s, struct kmag_err *err)
 	const struct kmag_tracer_cost *c = &info->cost;
 	char a[32], b[32];
 
+	if (info->format == KMAG_INPUT_PROFILE)
+		return profile_cost(s, err);
 	if (s->o.raw_times)
 		return 0;
 	if (s->o.overhead_ns) {
-		if (info->format == KMAG_INPUT_PROFILE)
-			return kmag_err_set(err, EINVAL,
-					    "--overhead: %s is a profile, whose sums are made already; give it the trace it was made from",
-					    s->name);
 		s->cost_ns = s->o.overhead_ns;
 		snprintf(s->times, sizeof(s->times),
 			 "times corrected for the tracer's cost: %" PRIu64

@@ -194,7 +194,12 @@ static int parse_evcounts(struct kmag_trace *t, struct kmag__profile *p, json_t 
 	return 0;
 }
 
-static int parse_sources(struct kmag_trace *t, struct kmag__profile *p, json_t *arr,
+/*
+ * The recordings summed. Each says the tracer's cost taken off its times; a
+ * profile written before sources did says it once (tracer_cost_ns at the top
+ * level, @top), which is its one recording's.
+ */
+static int parse_sources(struct kmag_trace *t, struct kmag__profile *p, json_t *arr, uint64_t top,
 			 struct kmag_err *err)
 {
 	size_t i;
@@ -209,8 +214,11 @@ static int parse_sources(struct kmag_trace *t, struct kmag__profile *p, json_t *
 		if (!json_is_object(o) || !json_is_string(json_object_get(o, "name")) ||
 		    !get_u64(o, "events", false, &s->events) ||
 		    !get_u64(o, "lost_events", false, &s->lost) ||
-		    !get_u64(o, "calls", false, &s->calls))
+		    !get_u64(o, "calls", false, &s->calls) ||
+		    !get_u64(o, "tracer_cost_ns", true, &s->tracer_cost_ns))
 			return bad(t, err, "source", i);
+		if (!json_object_get(o, "tracer_cost_ns") && json_array_size(arr) == 1)
+			s->tracer_cost_ns = top;
 		s->name = dup_string(o, "name");
 		s->uname = dup_string(o, "uname");
 		s->tracer = dup_string(o, "tracer");
@@ -238,7 +246,7 @@ static int parse_profile(struct kmag_trace *t, struct profile_input *in, json_t 
 	struct kmag__profile *p = &in->p;
 	json_t *funcs = json_object_get(root, "functions"), *edges = json_object_get(root, "edges");
 	json_t *sources = json_object_get(root, "sources"), *evs = json_object_get(root, "other_events");
-	uint64_t v;
+	uint64_t v, cost;
 	int ret;
 
 	if (!json_is_object(root) || !json_is_array(funcs) || !json_is_array(edges))
@@ -256,8 +264,11 @@ static int parse_profile(struct kmag_trace *t, struct profile_input *in, json_t 
 		return kmag_err_set(err, EINVAL,
 				    "%s lists only part of its functions (report --limit, --callers or --callees); write it with `kmag report --format json --limit 0`",
 				    t->path);
+	if (!get_u64(root, "tracer_cost_ns", true, &cost))
+		return kmag_err_set(err, EINVAL, "%s: not a valid kmag profile: tracer_cost_ns is not a count",
+				    t->path);
 	if ((ret = parse_functions(t, p, funcs, err)) || (ret = parse_edges(t, p, edges, err)) ||
-	    (ret = parse_sources(t, p, sources, err)) ||
+	    (ret = parse_sources(t, p, sources, cost, err)) ||
 	    (json_is_array(evs) && (ret = parse_evcounts(t, p, evs, err))))
 		return ret;
 	if (!get_u64(root, "events", false, &t->info.events) ||

@@ -169,6 +169,24 @@ const struct kmag_trace_info *kmag_trace_info(const struct kmag_trace *t)
 	return &t->info;
 }
 
+size_t kmag_trace_sources_cost(const struct kmag_trace_info *info, uint64_t *lo, uint64_t *hi)
+{
+	size_t i, n = 0;
+
+	*lo = *hi = 0;
+	for (i = 0; i < info->nr_sources; i++) {
+		uint64_t c = info->sources[i].tracer_cost_ns;
+
+		if (!c)
+			continue;
+		if (!n++ || c < *lo)
+			*lo = c;
+		if (c > *hi)
+			*hi = c;
+	}
+	return n;
+}
+
 struct kmag_symtab *kmag_trace_symtab(struct kmag_trace *t)
 {
 	return t->st;

@@ -83,6 +83,37 @@ for line in open(sys.argv[1]):
         bad += 1
 print('ok' if n and not bad else '%d of %d differ' % (bad, n))" "$T/ok.out")"
 
+# a profile: its sums had each recording's cost taken off when it was made; read back, the
+# header says so, --raw-times cannot undo it, and merge keeps each recording's own
+t_ok "a profile made with --overhead 100" "$KMAG" report "$FG" -F json --limit 0 --overhead 100
+cp "$T/ok.out" "$T/p100.json"
+"$KMAG" report "$FG" -F json --limit 0 --overhead 200 >"$T/p200.json" 2>/dev/null
+t_ok "report of the profile" "$KMAG" report "$T/p100.json"
+t_grep "its header says the cost its times had taken off" \
+	"^# times corrected for the tracer's cost: 100 ns per traced call \(taken off when the profile was made\)$" "$T/ok.out"
+t_ok "report -F json of the profile" "$KMAG" report "$T/p100.json" -F json --limit 0
+t_eq "its JSON: the same cost, and generic_file_write_iter's total as in the profile (taken off once)" "100 100 True" \
+	"$(python3 -c "
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+t = lambda d: [f['total_ns'] for f in d['functions'] if f['name'] == 'generic_file_write_iter'][0]
+print(b['tracer_cost_ns'], b['sources'][0]['tracer_cost_ns'], t(a) == t(b))" "$T/p100.json" "$T/ok.out")"
+t_grep "and a note: no percentiles in a profile" "^kmag: note: .*p100.json is a profile, which keeps sums and not each call's duration: its p50, p90 and p99 are null" "$T/ok.err"
+t_ok "report -F csv of the profile" "$KMAG" report "$T/p100.json" -F csv
+t_grep "CSV: the note says they are empty" "its p50, p90 and p99 are empty" "$T/ok.err"
+t_exit "--raw-times on a corrected profile is refused" 1 "$KMAG" report "$T/p100.json" --raw-times
+t_grep "naming the cost and the way out" "raw-times: .*p100.json is a profile whose times had the tracer's cost taken off when it was made \(100 ns per traced call\); give it the trace" "$T/err"
+t_ok "merge of profiles made with 100 and 200 ns" "$KMAG" merge "$T/p100.json" "$T/p200.json"
+cp "$T/ok.out" "$T/m.json"
+t_eq "merge: each recording keeps its cost; no one cost at the top" "0 [100, 200]" \
+	"$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d['tracer_cost_ns'], [s['tracer_cost_ns'] for s in d['sources']])" "$T/m.json")"
+t_ok "report of the merge" "$KMAG" report "$T/m.json"
+t_grep "its header: each recording's cost" \
+	"^# times corrected for the tracer's cost of each recording: 100 to 200 ns per traced call \(taken off when the profile was made, in 2 of its 2 recordings" "$T/ok.out"
+t_ok "merge of two profiles made with 100 ns" "$KMAG" merge "$T/p100.json" "$T/p100.json"
+t_eq "the cost they share is at the top" "100" \
+	"$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['tracer_cost_ns'])" "$T/ok.out")"
+
 # bad values
 t_exit "--overhead 0 is refused" 2 "$KMAG" report "$FG" --overhead 0
 t_grep "naming --raw-times" "raw-times" "$T/err"
