@@ -3,10 +3,10 @@
  * record-calibrate.c - `kmag record --calibrate-only`: what one traced call
  * costs function_graph on this machine, for each set of the tracer's
  * options the kernel has (none or return values; with call sites; with
- * arguments), and the line `kmag record` prints about the cost it measured.
- * The measurement is lib/record's (record-calibrate.c); here each set is a
- * recording of nothing, set up and stopped at once, which measures on its
- * way out.
+ * arguments; a set it has not is skipped with a line saying why), and the
+ * line `kmag record` prints about the cost it measured. The measurement is
+ * lib/record's (record-calibrate.c); here each set is a recording of
+ * nothing, set up and stopped at once, which measures on its way out.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,9 +25,15 @@ void cli_print_tracer_cost(FILE *f, const struct kmag_tracer_cost *c, const char
 		prefix, c->ns, c->q1_ns, c->q3_ns, c->rounds, c->reads, c->beneath);
 }
 
+/* A set of options this kernel does not have: said, not measured. */
+static int skipped(const char *set, const char *why)
+{
+	printf("function_graph with %s: skipped: %s\n", set, why);
+	return -1;
+}
+
 /* One set of options: a recording of nothing, stopped at once. 0, -1 (not here), or an exit code. */
-static int measure_set(const struct kmag_record_opts *base, bool retaddr, bool args,
-		       char *last, size_t last_len)
+static int measure_set(const struct kmag_record_opts *base, bool retaddr, bool args)
 {
 	static const char *const root[] = { "ksys_read" };
 	struct kmag_record_opts o = *base;
@@ -47,24 +53,22 @@ static int measure_set(const struct kmag_record_opts *base, bool retaddr, bool a
 	o.output = path;
 	if (!(r = kmag_recorder_new(&o, &err))) {
 		if (args && err.code == ENODEV)
-			return -1;	/* no funcgraph-args here */
+			return skipped("args", err.msg);
 		return cli_lib_error(&err, "cannot set the tracer up");
+	}
+	res = kmag_recorder_result(r);
+	if (retaddr && res->lacks) {
+		ret = skipped(args ? "retaddr,args" : "retaddr", res->lacks);
+		goto out;
 	}
 	if (kmag_recorder_start(r, &err) || kmag_recorder_stop(r, &err)) {
 		ret = cli_lib_error(&err, "cannot measure the tracer's cost");
 		goto out;
 	}
-	res = kmag_recorder_result(r);
 	if (!res->cost.ns) {
 		ret = cli_error("%s", res->cost_note ? res->cost_note : "the tracer's cost was not measured");
 		goto out;
 	}
-	/* a set the kernel does not have comes out as the one before */
-	if (last[0] && !strcmp(last + 1, res->cost.options)) {
-		ret = -1;
-		goto out;
-	}
-	snprintf(last, last_len, "+%s", res->cost.options);
 	snprintf(what, sizeof(what), "function_graph%s%s: ", res->cost.options[0] ? " with " : "",
 		 res->cost.options[0] ? res->cost.options : "");
 	cli_print_tracer_cost(stdout, &res->cost, what);
@@ -75,13 +79,13 @@ out:
 
 int cli_record_calibrate_only(const struct kmag_record_opts *base)
 {
+	/* call sites, arguments: each set where the kernel has them, said when it has not */
 	static const bool sets[][2] = { { false, false }, { true, false }, { true, true } };
-	char last[64] = "";
 	size_t i;
 	int ret;
 
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
-		if ((ret = measure_set(base, sets[i][0], sets[i][1], last, sizeof(last))) > 0)
+		if ((ret = measure_set(base, sets[i][0], sets[i][1])) > 0)
 			return ret;
 	return EXIT_OK;
 }

@@ -274,6 +274,13 @@ struct kmag_rec_result {
 	 */
 	struct kmag_tracer_cost cost;
 	const char *cost_note;
+	/*
+	 * Valid from kmag_recorder_new(): what the options ask the tracer to
+	 * record that this kernel cannot (call sites before Linux 6.13: "this
+	 * kernel has no options/funcgraph-retaddr (...)"), or NULL. The
+	 * recording goes on without it.
+	 */
+	const char *lacks;
 };
 
 struct kmag_recorder;

@@ -302,7 +302,10 @@ int kmag__rec_calibrate(struct kmag_recorder *r, struct kmag_tracer_cost *cost,
 			struct kmag_err *err);
 
 /* record-topts.c */
-/* --args on a kernel without argument recording, or without a function tracer: -errno. */
+/*
+ * --args on a kernel without argument recording, or without a function
+ * tracer: -errno. Call sites the kernel cannot record: res.lacks.
+ */
 int kmag__rec_topts_check(struct kmag_recorder *r, struct kmag_err *err);
 /*
  * Why the new instance (r->inst_dir) cannot hold the tracer options this

@@ -70,6 +70,9 @@ int kmag__rec_topts_check(struct kmag_recorder *r, struct kmag_err *err)
 {
 	size_t i;
 
+	if (r->tracer == KMAG_REC_TRACER_FUNCTION_GRAPH && !r->o.no_retaddr &&
+	    !exists(r->dir, "options/funcgraph-retaddr"))
+		r->res.lacks = "this kernel has no options/funcgraph-retaddr (call sites: Linux 6.13+ with CONFIG_FUNCTION_GRAPH_RETADDR)";
 	if (!r->o.args)
 		return 0;
 	if (r->tracer == KMAG_REC_TRACER_NONE)

@@ -37,6 +37,17 @@ t_eq "calibrate-only: exits 0" 0 "$(cat "$O/cal.rc" 2>/dev/null)"
 t_grep "calibrate-only: ns per traced call, with its quartiles" \
 	'^function_graph( with [a-z,]+)?: [0-9]+ ns per traced call \(quartiles [0-9]+ to [0-9]+ ns' "$O/cal.txt"
 sed 's/^/# /' "$O/cal.txt"
+# each set of options the kernel has is measured, the others said and skipped
+if [ "$sets" = plain ]; then
+	t_eq "calibrate-only on 6.1: one set measured (no call sites, no arguments here)" 1 \
+		"$(grep -Ec '^function_graph( with [a-z,]+)?: [0-9]+ ns per traced call' "$O/cal.txt")"
+	t_grep "... call sites skipped, saying why" \
+		'^function_graph with retaddr: skipped: this kernel has no options/funcgraph-retaddr' "$O/cal.txt"
+	t_grep "... arguments skipped, saying why" '^function_graph with args: skipped: .*funcgraph-args' "$O/cal.txt"
+else
+	t_eq "calibrate-only on 6.19: three sets measured, none skipped" "3 0" \
+		"$(grep -Ec '^function_graph( with [a-z,]+)?: [0-9]+ ns per traced call' "$O/cal.txt") $(grep -c 'skipped' "$O/cal.txt")"
+fi
 
 # field NAME.dat FIELD [OPTION]: FIELD of ksys_read in report's JSON
 field() {
