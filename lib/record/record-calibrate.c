@@ -297,15 +297,19 @@ static void options_on(const char *dir, char *buf, size_t size)
 	}
 }
 
-/* The first CPU of the recording's mask this thread may run on, or -1. */
-static int pick_cpu(const struct kmag_recorder *r, const cpu_set_t *allowed)
+int kmag__rec_calibrate_cpu(const uint64_t *mask, int nr_cpus, const cpu_set_t *allowed)
 {
-	int cpu;
+	int cpu, first = -1;
 
-	for (cpu = 0; cpu < r->nr_cpus && cpu < CPU_SETSIZE; cpu++)
-		if ((r->mask[cpu / 64] >> (cpu % 64) & 1) && CPU_ISSET(cpu, allowed))
+	for (cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
+		if (!(mask[cpu / 64] >> (cpu % 64) & 1))
+			continue;
+		if (CPU_ISSET(cpu, allowed))
 			return cpu;
-	return -1;
+		if (first < 0)
+			first = cpu;
+	}
+	return first;
 }
 
 /*
@@ -347,7 +351,7 @@ int kmag__rec_calibrate(struct kmag_recorder *r, struct kmag_tracer_cost *cost,
 	memset(cost, 0, sizeof(*cost));
 	if (sched_getaffinity(0, sizeof(old), &old))
 		return kmag_err_set(err, errno, "sched_getaffinity: %s", strerror(errno));
-	if ((c.cpu = pick_cpu(r, &old)) < 0)
+	if ((c.cpu = kmag__rec_calibrate_cpu(r->mask, r->nr_cpus, &old)) < 0)
 		return kmag_err_set(err, EINVAL, "no recorded CPU to run on");
 	CPU_ZERO(&one);
 	CPU_SET(c.cpu, &one);

@@ -19,6 +19,7 @@
 #define KMAG_RECORD_INTERNAL_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -300,6 +301,13 @@ char *kmag__rec_read(const struct kmag_recorder *r, const char *rel);
  */
 int kmag__rec_calibrate(struct kmag_recorder *r, struct kmag_tracer_cost *cost,
 			struct kmag_err *err);
+/*
+ * The CPU the calibration runs on: the first of the recorded @mask this
+ * thread may run on (@allowed); else, kmag kept off the recorded CPUs
+ * (taskset -c 0 kmag record --cpu 1 -- taskset -c 1 CMD), the first of
+ * @mask, which sched_setaffinity() may still grant; -1 for an empty mask.
+ */
+int kmag__rec_calibrate_cpu(const uint64_t *mask, int nr_cpus, const cpu_set_t *allowed);
 
 /* record-topts.c */
 /*

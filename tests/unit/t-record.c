@@ -24,6 +24,31 @@ static const char *mask_list(const char *spec)
 	return buf;
 }
 
+/* The calibration's CPU for recorded CPUs @rec and allowed CPUs @ok (bits of CPUs 0-63). */
+static int cal_cpu(uint64_t rec, uint64_t ok)
+{
+	uint64_t mask[REC_MASK_WORDS] = { rec };
+	cpu_set_t allowed;
+	int cpu;
+
+	CPU_ZERO(&allowed);
+	for (cpu = 0; cpu < 64; cpu++)
+		if (ok >> cpu & 1)
+			CPU_SET(cpu, &allowed);
+	return kmag__rec_calibrate_cpu(mask, 64, &allowed);
+}
+
+static void calibration_runs_on_a_recorded_cpu(void)
+{
+	CHECK_EQ(cal_cpu(0x3, 0x3), 0);	/* the first recorded one kmag may run on */
+	CHECK_EQ(cal_cpu(0x3, 0x2), 1);
+	CHECK_EQ(cal_cpu(0xc, 0xf), 2);
+	/* kmag kept off the workload's CPU: taskset -c 0 kmag record --cpu 1 -- taskset -c 1 CMD */
+	CHECK_EQ(cal_cpu(0x2, 0x1), 1);
+	CHECK_EQ(cal_cpu(0xc, 0x3), 2);
+	CHECK_EQ(cal_cpu(0, 0xf), -1);
+}
+
 static void cpumask_forms(void)
 {
 	/* hex masks, as tracing_cpumask takes them (and as the seed tool did) */
@@ -502,6 +527,7 @@ const struct test_case record_tests[] = {
 	{ "shared_tracer_options_mean_the_top_level", shared_tracer_options_mean_the_top_level },
 	{ "temporary_files_ignore_planted_links", temporary_files_ignore_planted_links },
 	{ "cpumask_forms", cpumask_forms },
+	{ "calibration_runs_on_a_recorded_cpu", calibration_runs_on_a_recorded_cpu },
 	{ "cpu_means_cpus", cpu_means_cpus },
 	{ "nop_needs_something_to_record", nop_needs_something_to_record },
 	{ "tracer_messages_name_what_the_user_gave", tracer_messages_name_what_the_user_gave },
