@@ -15,7 +15,6 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
-#include "kmag/btf.h"
 #include "kmag/durations.h"
 #include "kmag/errors.h"
 #include "kmag/replay.h"
@@ -349,19 +348,24 @@ int kmag__trigger_check_filter(const struct kmag__trigger *t, struct tep_event *
 
 enum { FN_UNKNOWN = 0, FN_NO, FN_YES };
 
+/* Does a trigger's FUNC name a function? Asked once per function id. */
+struct fn_match {
+	uint8_t *v;		/* func id -> FN_UNKNOWN, FN_NO, FN_YES */
+	size_t n;
+};
+
 struct kmag__watch {
 	const struct kmag__trigger *t;
 	size_t n;
 	struct kmag_symtab *st;
 	kmag__event_format_fn format;
 	void *format_ctx;
-	const struct kmag_btf *btf;
+	struct kmag_errors *errors;	/* only its errno of a call (the errors view's reading) */
 	struct kmag_replay *replay;
 	struct kmag_replay_ops ops;
 	struct tep_event_filter **filters;	/* per trigger, compiled on first use */
 	bool *filter_failed;
-	struct u64map *fn_match;	/* per trigger: func id -> FN_NO/FN_YES */
-	struct u64map ret_errors;	/* func id -> 1 + BTF says it can return errors */
+	struct fn_match *fn_match;	/* per trigger */
 	struct u64map roots;		/* task key -> index+1 into @open_roots */
 	struct kmag_call *open_roots;	/* the outermost open call of each task */
 	size_t nr_roots, cap_roots;
@@ -382,46 +386,24 @@ static bool same_function(const char *name, const char *want)
 
 static bool func_matches(struct kmag__watch *w, size_t i, kmag_func_t func)
 {
-	uint64_t *v;
-	bool ins, yes;
+	struct fn_match *m = &w->fn_match[i];
+	bool yes;
 
 	if (!w->t[i].func)
 		return true;
-	v = u64map_get(&w->fn_match[i], func);
-	if (v)
-		return *v == FN_YES;
+	if (func < m->n && m->v[func] != FN_UNKNOWN)
+		return m->v[func] == FN_YES;
 	yes = same_function(kmag_symtab_name(w->st, func), w->t[i].func);
-	u64map_upsert(&w->fn_match[i], func, yes ? FN_YES : FN_NO, &ins);
-	return yes;
-}
+	if (func >= m->n) {
+		size_t cap = m->n;
 
-/* The errno @call returned, 0 when none (by its BTF return type when known). */
-static int call_errno(struct kmag__watch *w, const struct kmag_call *c)
-{
-	struct kmag_btf_func f;
-	uint64_t *known;
-	int e = 0;
-	bool ins;
-
-	if (!c->has_retval)
-		return 0;
-	if (!w->btf)
-		return (int)-kmag_call_errno(c->retval);
-	known = u64map_get(&w->ret_errors, c->func);
-	if (!known) {
-		const char *name = kmag_symtab_name(w->st, c->func);
-		uint64_t v = name && !kmag_btf_func(w->btf, name, &f) ? 1 + (f.ret.kind != KMAG_BTF_UNKNOWN) : 1;
-
-		known = u64map_upsert(&w->ret_errors, c->func, v, &ins);
-		if (!known)
-			return (int)-kmag_call_errno(c->retval);
+		if (kmag__grow(&m->v, &cap, (size_t)func + 1, 1))
+			return yes;	/* asked again next time */
+		memset(m->v + m->n, FN_UNKNOWN, cap - m->n);
+		m->n = cap;
 	}
-	if (*known == 1)	/* no BTF type: as the kernel's funcgraph-retval reads it */
-		return (int)-kmag_call_errno(c->retval);
-	if (kmag_btf_func(w->btf, kmag_symtab_name(w->st, c->func), &f) ||
-	    !kmag_btf_ret_is_error(&f.ret, (uint64_t)c->retval, &e))
-		return 0;
-	return e;
+	m->v[func] = yes ? FN_YES : FN_NO;
+	return yes;
 }
 
 static struct kmag_call *root_of(struct kmag__watch *w, int32_t pid, int32_t cpu)
@@ -519,7 +501,8 @@ static bool call_matches(struct kmag__watch *w, size_t i, const struct kmag_call
 		return false;
 	if (t->kind == KMAG_TRIG_SLOW)
 		return c->duration != KMAG_DURATION_NONE && c->duration > t->min_ns;
-	*errnum = call_errno(w, c);
+	/* by its return type when the BTF has it, as `kmag errors` reads it */
+	*errnum = kmag_errors_call_errno(w->errors, c);
 	return *errnum && (!t->errnum || *errnum == t->errnum);
 }
 
@@ -630,7 +613,6 @@ struct kmag__watch *kmag__watch_new(const struct kmag__trigger *t, size_t n,
 				    struct kmag_err *err)
 {
 	struct kmag__watch *w = calloc(1, sizeof(*w));
-	size_t i;
 
 	if (!w)
 		goto nomem;
@@ -639,17 +621,16 @@ struct kmag__watch *kmag__watch_new(const struct kmag__trigger *t, size_t n,
 	w->st = st;
 	w->format = format;
 	w->format_ctx = format_ctx;
-	w->btf = btf;
-	u64map_init(&w->ret_errors);
 	u64map_init(&w->roots);
 	w->filters = calloc(n + 1, sizeof(*w->filters));
 	w->filter_failed = calloc(n + 1, sizeof(*w->filter_failed));
 	w->fn_match = calloc(n + 1, sizeof(*w->fn_match));
 	w->replay = kmag_replay_new();
-	if (!w->filters || !w->filter_failed || !w->fn_match || !w->replay)
+	w->errors = kmag_errors_new(st);
+	if (!w->filters || !w->filter_failed || !w->fn_match || !w->replay || !w->errors)
 		goto nomem;
-	for (i = 0; i < n; i++)
-		u64map_init(&w->fn_match[i]);
+	/* (never subscribed: the trigger asks it only for a call's errno) */
+	kmag_errors_use_btf(w->errors, btf);
 	w->ops = (struct kmag_replay_ops){ .enter = on_enter, .named = on_named,
 					   .leave = on_leave, .event = on_event };
 	if (kmag_replay_subscribe(w->replay, &w->ops, w))
@@ -672,11 +653,11 @@ void kmag__watch_free(struct kmag__watch *w)
 		if (w->filters[i])
 			tep_filter_free(w->filters[i]);
 	for (i = 0; w->fn_match && i < w->n; i++)
-		u64map_release(&w->fn_match[i]);
+		free(w->fn_match[i].v);
+	kmag_errors_free(w->errors);
 	free(w->filters);
 	free(w->filter_failed);
 	free(w->fn_match);
-	u64map_release(&w->ret_errors);
 	u64map_release(&w->roots);
 	free(w->open_roots);
 	free(w);
