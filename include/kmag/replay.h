@@ -281,8 +281,10 @@ const struct kmag_replay_stats *kmag_replay_stats(const struct kmag_replay *r);
 
 /*
  * During a hook: the calls open on the current task's stack, outermost first
- * (index 0); the call being delivered is not among them once it leaves.
- * Borrowed, valid for the hook only.
+ * (index 0); the call being delivered is not among them once it leaves. In
+ * an event hook the current task is the event's (pid and CPU as the calls'
+ * tasks, kmag_task_key()), with none open when it made no calls. Borrowed,
+ * valid for the hook only.
  */
 size_t kmag_replay_nr_open(const struct kmag_replay *r);
 const struct kmag_call *kmag_replay_open(const struct kmag_replay *r, size_t i);

@@ -57,6 +57,27 @@ static struct task *task_of(struct kmag_replay *r, const struct kmag_event *ev)
 	return r->cur;
 }
 
+/*
+ * Makes the task of @ev, an event that is no call's (function tracer,
+ * tracepoint, lost), the current one for its hooks, if it has a stack.
+ */
+static void task_find(struct kmag_replay *r, const struct kmag_event *ev)
+{
+	uint64_t key = kmag_task_key(ev->pid, ev->cpu);
+	uint64_t *slot;
+
+	if (key == r->last_key)
+		return;
+	slot = u64map_get(&r->task_index, key);
+	if (slot && *slot < r->nr_tasks) {
+		r->last_key = key;
+		r->cur = &r->tasks[*slot];
+	} else {
+		r->last_key = UINT64_MAX;
+		r->cur = NULL;
+	}
+}
+
 /* ---- the stack of calls ---- */
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -555,6 +576,7 @@ int kmag_replay_add(struct kmag_replay *r, const struct kmag_event *ev)
 	if (ev->type != KMAG_EV_GRAPH_ENTRY && ev->type != KMAG_EV_GRAPH_EXIT) {
 		if (ev->type == KMAG_EV_LOST && (ret = lost_on_cpu(r, ev->cpu)))
 			return ret;
+		task_find(r, ev);
 		return deliver_event(r, ev);
 	}
 	r->st.graph_events++;

@@ -2,10 +2,11 @@
 /*
  * trigger.c - the flight recorder's triggers (see trigger.h): their specs,
  * and a replay subscriber that matches them on every call that leaves and
- * every tracepoint, and follows the outermost open call of each task (the
- * root of a fire's chain of callers) without a stack of its own. Event
- * filters are libtraceevent's (tep_filter_*): the kernel's filter syntax,
- * evaluated on the record as the kernel would.
+ * every tracepoint; the root of a fire's chain of callers is the outermost
+ * call open on the replay's stack of the task, and a call's errno is read
+ * as `kmag errors` reads it (by its return type, errors.c). Event filters
+ * are libtraceevent's (tep_filter_*): the kernel's filter syntax, evaluated
+ * on the record as the kernel would.
  */
 #define PR_DOMAIN "trigger"
 #include <ctype.h>
@@ -19,7 +20,6 @@
 #include "kmag/errors.h"
 #include "kmag/replay.h"
 #include "trigger.h"
-#include "util/u64map.h"
 
 /* ------------------------------------------------------------ parsing */
 
@@ -366,9 +366,6 @@ struct kmag__watch {
 	struct tep_event_filter **filters;	/* per trigger, compiled on first use */
 	bool *filter_failed;
 	struct fn_match *fn_match;	/* per trigger */
-	struct u64map roots;		/* task key -> index+1 into @open_roots */
-	struct kmag_call *open_roots;	/* the outermost open call of each task */
-	size_t nr_roots, cap_roots;
 	uint64_t cur_ts;		/* of the event being fed */
 	struct kmag__fire fire;
 	bool armed;			/* a window is open */
@@ -406,12 +403,14 @@ static bool func_matches(struct kmag__watch *w, size_t i, kmag_func_t func)
 	return yes;
 }
 
-static struct kmag_call *root_of(struct kmag__watch *w, int32_t pid, int32_t cpu)
+/*
+ * The outermost call open on the task of the event being replayed (the
+ * root of the chain around a match; a leaving call is no longer open), or
+ * NULL: the replay's own stack.
+ */
+static const struct kmag_call *root_of(const struct kmag__watch *w)
 {
-	uint64_t *slot = u64map_get(&w->roots, kmag_task_key(pid, cpu));
-	struct kmag_call *root = slot && *slot ? &w->open_roots[*slot - 1] : NULL;
-
-	return root && root->id ? root : NULL;
+	return kmag_replay_open(w->replay, 0);
 }
 
 /*
@@ -446,47 +445,15 @@ static bool fire(struct kmag__watch *w, size_t i, const struct kmag_call *root)
 	return true;
 }
 
-static int on_enter(void *ctx, const struct kmag_call *call, void *data,
-		    const struct kmag_call *parent, void *parent_data)
-{
-	struct kmag__watch *w = ctx;
-	struct kmag_call *root;
-	uint64_t *slot;
-	bool ins;
-
-	(void)data;
-	(void)parent_data;
-	if (parent)
-		return 0;
-	/* the bottom of a task's stack: the root of the chains above it */
-	slot = u64map_upsert(&w->roots, kmag_task_key(call->pid, call->cpu), 0, &ins);
-	if (!slot)
-		return -ENOMEM;
-	if (!*slot) {
-		if (kmag__grow(&w->open_roots, &w->cap_roots, w->nr_roots + 1,
-			       sizeof(*w->open_roots)))
-			return -ENOMEM;
-		w->open_roots[w->nr_roots].id = 0;
-		*slot = ++w->nr_roots;
-	}
-	root = &w->open_roots[*slot - 1];
-	/* (an exit whose callers' levels are missing has no parent either) */
-	if (!root->id || call->depth <= root->depth)
-		*root = *call;
-	return 0;
-}
-
+/* A placeholder was named: the open window's root may be it. */
 static int on_named(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag__watch *w = ctx;
-	struct kmag_call *root = root_of(w, call->pid, call->cpu);
 
 	(void)data;
 	(void)parent;
 	(void)parent_data;
-	if (root && root->id == call->id)
-		root->func = call->func;
 	if (w->armed && w->fire.root_id == call->id)
 		w->fire.root_func = call->func;
 	return 0;
@@ -510,7 +477,6 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		    const struct kmag_call *parent, void *parent_data)
 {
 	struct kmag__watch *w = ctx;
-	struct kmag_call *root = root_of(w, call->pid, call->cpu);
 	size_t i;
 
 	(void)data;
@@ -520,7 +486,7 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		int errnum = 0;
 
 		if (w->t[i].kind == KMAG_TRIG_EVENT || !call_matches(w, i, call, &errnum) ||
-		    !fire(w, i, root && root->id != call->id ? root : NULL))
+		    !fire(w, i, root_of(w)))
 			continue;
 		w->fire.pid = call->pid;
 		w->fire.cpu = call->cpu;
@@ -546,8 +512,6 @@ static int on_leave(void *ctx, const struct kmag_call *call, void *data,
 		w->fire.root_end_ns = w->cur_ts;
 		w->fire.root_duration = call->duration;
 	}
-	if (root && root->id == call->id)
-		root->id = 0;
 	return 0;
 }
 
@@ -592,7 +556,7 @@ static int on_event(void *ctx, const struct kmag_event *ev)
 		return 0;
 	for (i = 0; i < w->n; i++) {
 		if (w->t[i].kind != KMAG_TRIG_EVENT || !event_matches(w, i, ev) ||
-		    !fire(w, i, root_of(w, ev->pid, ev->cpu)))
+		    !fire(w, i, root_of(w)))
 			continue;
 		w->fire.pid = ev->pid;
 		w->fire.cpu = ev->cpu;
@@ -621,7 +585,6 @@ struct kmag__watch *kmag__watch_new(const struct kmag__trigger *t, size_t n,
 	w->st = st;
 	w->format = format;
 	w->format_ctx = format_ctx;
-	u64map_init(&w->roots);
 	w->filters = calloc(n + 1, sizeof(*w->filters));
 	w->filter_failed = calloc(n + 1, sizeof(*w->filter_failed));
 	w->fn_match = calloc(n + 1, sizeof(*w->fn_match));
@@ -631,7 +594,7 @@ struct kmag__watch *kmag__watch_new(const struct kmag__trigger *t, size_t n,
 		goto nomem;
 	/* (never subscribed: the trigger asks it only for a call's errno) */
 	kmag_errors_use_btf(w->errors, btf);
-	w->ops = (struct kmag_replay_ops){ .enter = on_enter, .named = on_named,
+	w->ops = (struct kmag_replay_ops){ .named = on_named,
 					   .leave = on_leave, .event = on_event };
 	if (kmag_replay_subscribe(w->replay, &w->ops, w))
 		goto nomem;
@@ -658,8 +621,6 @@ void kmag__watch_free(struct kmag__watch *w)
 	free(w->filters);
 	free(w->filter_failed);
 	free(w->fn_match);
-	u64map_release(&w->roots);
-	free(w->open_roots);
 	free(w);
 }
 

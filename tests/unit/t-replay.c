@@ -425,6 +425,66 @@ static void recursion_and_open_calls(void)
 	kmag_replay_free(r);
 }
 
+/* What an event hook sees open: per event, the outermost open call's function and how many. */
+struct seen {
+	struct kmag_replay *r;
+	kmag_func_t root[8];
+	size_t open[8];
+	int n;
+};
+
+static int seen_event(void *ctx, const struct kmag_event *e)
+{
+	struct seen *s = ctx;
+	const struct kmag_call *c = kmag_replay_open(s->r, 0);
+
+	if (s->n < 8) {
+		s->root[s->n] = c ? c->func : KMAG_FUNC_NONE;
+		s->open[s->n++] = kmag_replay_nr_open(s->r);
+	}
+	(void)e;
+	return 0;
+}
+
+static void other(struct kmag_replay *r, int pid, int cpu, uint64_t ts)
+{
+	struct kmag_event e = { .type = KMAG_EV_OTHER, .pid = pid, .cpu = cpu, .depth = -1,
+				.func = KMAG_FUNC_NONE, .ts = ts, .duration = NODUR, .repeat = 1,
+				.calltime = KMAG_TS_NONE, .parent = KMAG_FUNC_NONE };
+
+	CHECK_EQ(kmag_replay_add(r, &e), 0);
+}
+
+/* A tracepoint's hook sees the calls open on its own task, whichever task came last. */
+static void an_event_hook_sees_its_tasks_calls(void)
+{
+	static const struct kmag_replay_ops seen_ops = { .event = seen_event };
+	struct seen s = { .n = 0 };
+	struct kmag_replay *r = kmag_replay_new();
+
+	CHECK(r);
+	s.r = r;
+	CHECK_EQ(kmag_replay_subscribe(r, &seen_ops, &s), 0);
+	ev(r, ENTRY, 5, 0, 1, 0, NODUR);	/* task 5: a { b { */
+	ev(r, ENTRY, 5, 1, 2, 10, NODUR);
+	ev(r, ENTRY, 6, 0, 3, 20, NODUR);	/* task 6: c { */
+	other(r, 5, 1, 30);			/* task 5's event, after task 6's entry */
+	other(r, 6, 1, 40);
+	other(r, 7, 1, 50);			/* a task that made no calls */
+	ev(r, EXIT, 5, 1, 2, 60, 50);
+	other(r, 5, 1, 70);
+	CHECK_EQ(s.n, 4);
+	CHECK_EQ(s.root[0], 1);
+	CHECK_EQ(s.open[0], 2);
+	CHECK_EQ(s.root[1], 3);
+	CHECK_EQ(s.open[1], 1);
+	CHECK_EQ(s.root[2], KMAG_FUNC_NONE);
+	CHECK_EQ(s.open[2], 0);
+	CHECK_EQ(s.root[3], 1);
+	CHECK_EQ(s.open[3], 1);
+	kmag_replay_free(r);
+}
+
 static void subscribers_join_before_the_first_event(void)
 {
 	struct got g = { .n = 0 };
@@ -565,6 +625,7 @@ const struct test_case replay_tests[] = {
 	{ "recursion, self time and the open calls", recursion_and_open_calls },
 	{ "a call without a duration passes its calls' time on",
 	  a_call_without_duration_passes_its_calls_time_on },
+	{ "an event hook sees its own task's open calls", an_event_hook_sees_its_tasks_calls },
 	{ "subscribers join before the first event", subscribers_join_before_the_first_event },
 	{ "the tracer's cost per traced call is taken off", the_tracers_cost_is_taken_off },
 	TEST_LIST_END,
