@@ -45,26 +45,6 @@ bool cli_parse_size(const char *cmd, const char *opt, const char *arg, uint64_t 
 	return false;
 }
 
-/* "1 s", "500 ms", "305.578 us": at most 3 decimals, no trailing zeros. */
-static void fmt_duration(char *buf, size_t size, uint64_t ns)
-{
-	const char *unit = ns >= 1000000000ull ? "s" : ns >= 1000000 ? "ms" : "us";
-	double v = (double)ns / (ns >= 1000000000ull ? 1e9 : ns >= 1000000 ? 1e6 : 1e3);
-	char *p;
-
-	if (ns == UINT64_MAX) {
-		snprintf(buf, size, "?");
-		return;
-	}
-	snprintf(buf, size, "%.3f", v);
-	p = buf + strlen(buf);
-	while (p > buf && p[-1] == '0')
-		*--p = '\0';
-	if (p > buf && p[-1] == '.')
-		*--p = '\0';
-	snprintf(p, size - (size_t)(p - buf), " %s", unit);
-}
-
 /* "do_sys_openat2 returned -2 (ENOENT) after 305.578 us in cat (pid 123, CPU 1)" */
 static void describe_fire(char *buf, size_t size, const struct kmag_rec_fire *f)
 {
@@ -72,7 +52,10 @@ static void describe_fire(char *buf, size_t size, const struct kmag_rec_fire *f)
 	const char *name = f->errnum ? kmag_errno_name(f->errnum) : NULL;
 	int n;
 
-	fmt_duration(dur, sizeof(dur), f->duration);
+	if (f->duration == KMAG_DURATION_NONE)
+		snprintf(dur, sizeof(dur), "?");
+	else
+		kmag_format_duration(dur, sizeof(dur), f->duration);
 	if (f->comm)
 		snprintf(who, sizeof(who), "%s (pid %d, CPU %d)", f->comm, f->pid, f->cpu);
 	else
@@ -120,7 +103,7 @@ static void announce_flight(const struct cli_flight *fl)
 	if (!fl->o->nr_triggers) {
 		fprintf(m, "; it goes to %s when the recording stops\n", fl->o->output);
 	} else {
-		fmt_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
+		kmag_format_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
 		fprintf(m, "; watching ");
 		for (i = 0; i < fl->o->nr_triggers; i++)
 			fprintf(m, "%s%s", i ? ", " : "", fl->o->triggers[i]);
@@ -155,7 +138,7 @@ static void print_fire(struct kmag_recorder *r, uint64_t seq, const struct cli_f
 	if (kmag_recorder_fire(r, seq, &f))
 		return;
 	describe_fire(what, sizeof(what), &f);
-	fmt_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
+	kmag_format_duration(after, sizeof(after), fl->o->after_ns ? fl->o->after_ns : 1000000000ull);
 	fprintf(stderr, "kmag: trigger %s fired at %.6f s: %s; recording %s more\n", f.trigger,
 		(double)f.ts / 1e9, what, after);
 }

@@ -94,7 +94,7 @@ rc=$?
 t_eq "ev: an event trigger ends the flight with exit 0 (one snapshot)" 0 $rc
 t_grep "ev: the recording is of tracepoint events, the trigger's own" '^kmag: recording tracepoint events on ' "$T/ev.log"
 t_grep "ev: it says which trigger fired, when and on what" \
-	"^kmag: trigger $TRIG fired at [0-9.]+ s: sched:sched_switch in (kmagflt \\(pid [0-9]+, CPU [0-9]+\\)|pid [0-9]+ \\(CPU [0-9]+\\)); recording 300 ms more\$" "$T/ev.log"
+	"^kmag: trigger $TRIG fired at [0-9.]+ s: sched:sched_switch in (kmagflt \\(pid [0-9]+, CPU [0-9]+\\)|pid [0-9]+ \\(CPU [0-9]+\\)); recording 300\\.000 ms more\$" "$T/ev.log"
 at=$(sed -n 's/.* fired at \([0-9.]*\) s:.*/\1/p' "$T/ev.log")
 t_grep "ev: trace-cmd finds that switch of kmagflt at that time" "\\] +$at: sched_switch: +kmagflt:" <(trace-cmd report "$T/e/ev.dat" 2>/dev/null)
 t_grep "ev: the snapshot says what it holds" "^kmag: wrote $T/e/ev.dat: [0-9.]+ [KM]B, [0-9.]+ \\.\\. [0-9.]+ s \\([0-9.]+ s: [0-9.]+ s before the trigger, [0-9.]+ s after\\), [0-9,]+ events, no events lost\$" "$T/ev.log"

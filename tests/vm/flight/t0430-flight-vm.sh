@@ -34,7 +34,7 @@ sed 's/^/# /' "$log"
 t_eq "flight: kmag record exits 0" 0 "$(cat "$O/flight.rc")"
 fail=$(cat "$O/flight-fail-pid.txt")
 t_grep "flight: the trigger fired on the workload's failing cat (pid $fail), and says what happened" \
-	"^kmag: trigger error=ENOENT@do_sys_openat2 fired at [0-9.]+ s: do_sys_openat2 returned -2 \(ENOENT\) after [0-9.]+ [mu]?s in cat \(pid $fail, CPU [0-9]\); recording 1 s more\$" "$log"
+	"^kmag: trigger error=ENOENT@do_sys_openat2 fired at [0-9.]+ s: do_sys_openat2 returned -2 \(ENOENT\) after [0-9.]+ [nmu]?s in cat \(pid $fail, CPU [0-9]\); recording 1\.000 s more\$" "$log"
 t_grep "flight: it says what the file holds (time span, before and after, events, lost)" \
 	'^kmag: wrote flight.dat: [0-9.]+ [KM]B, [0-9.]+ \.\. [0-9.]+ s \([0-9.]+ s: [0-9.]+ s before the trigger, [0-9.]+ s after\), [0-9,]+ events, no events lost$' "$log"
 t_grep "flight: ... and that the failing call is in it, entry to exit" \
@@ -69,7 +69,7 @@ t_eq "slow: Ctrl-C while the window is open exits 0" 0 "$(cat "$O/slow.rc")"
 line=$(grep -m1 '^kmag: trigger slow=do_filp_open>1ms fired' "$O/slow.log")
 sed 's/^/# /' "$O/slow.log"
 t_ok "slow: it fired on a do_filp_open of the workload, called from do_sys_openat2" \
-	grep -qE '^kmag: trigger slow=do_filp_open>1ms fired at [0-9.]+ s: do_filp_open took [0-9.]+ ms in [a-z]+ \(pid [0-9]+, CPU [0-9]\), inside do_sys_openat2 \(1 call open around it\); recording 60 s more$' <<<"$line"
+	grep -qE '^kmag: trigger slow=do_filp_open>1ms fired at [0-9.]+ s: do_filp_open took [0-9.]+ ms in [a-z]+ \(pid [0-9]+, CPU [0-9]\), inside do_sys_openat2 \(1 call open around it\); recording 60\.000 s more$' <<<"$line"
 at=$(sed -n 's/.* fired at \([0-9.]*\) s:.*/\1/p' <<<"$line")
 took=$(sed -n 's/.* took \([0-9.]*\) ms.*/\1/p' <<<"$line")
 # that exit in trace-cmd's reading: its kernel times say the same duration
