@@ -9,9 +9,11 @@
 # one-byte reads of /dev/zero per second (0: flat out) on each of NCPU CPUs,
 # traced with function_graph under ksys_read (-g ksys_read: each read is the
 # same handful of calls), as kmag's command (only it and its children).
-# Writes MODE-LOAD.log (kmag's stderr and the load's output) and MODE-LOAD.cpu
+# Writes MODE-LOAD.log (kmag's stderr and the load's output), MODE-LOAD.cpu
 # (the shell's `times` after that recording: children's CPU time so far,
-# the load's included) into $OUT.
+# the load's included) and MODE-LOAD.when (the wall clock, seconds since the
+# epoch, before and after it: QEMU starts the guest's clock at the host's, so
+# the host can tell its own load then) into $OUT.
 BUF=${BUF:-1024}
 DUR=${DUR:-5}
 LOADS=${LOADS:-1000:1 2000:1 4000:1 8000:1 0:1 0:2}
@@ -31,10 +33,12 @@ for load in $LOADS; do
 		flight) extra="--flight 64M -o /tmp/f.dat" ;;
 		watch) extra="--flight 64M --trigger error=EBADF@ksys_read --trigger slow=ksys_read>10s -o /tmp/w.dat" ;;
 		esac
+		date +%s >"$mode-$name.when"
 		# shellcheck disable=SC2086
 		kmag record -p function_graph -g ksys_read -b "$BUF" $extra \
 			-- flight-load "$rate" "$DUR" "$ncpu" >"$mode-$name.log" 2>&1
 		times >"$mode-$name.cpu"
+		date +%s >>"$mode-$name.when"
 		rm -f /tmp/p.dat /tmp/f.dat /tmp/w.dat
 	done
 done

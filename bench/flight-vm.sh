@@ -10,7 +10,12 @@
 # from a few thousand to flat out on one CPU and on both. Prints, per load
 # and recorder, the events recorded per second of the recording, the events
 # the kernel lost (its per-CPU counters, as kmag reports them), what the
-# watcher left unwatched, and the recorder's CPU time (bench/flight-guest.sh).
+# watcher left unwatched, the recorder's CPU time (bench/flight-guest.sh) and
+# the host's load then (its 1-minute load average, sampled every 5 s while
+# the VM runs: the guest's wall clock is the host's, and on a shared host the
+# emulated guest's speed follows it). KMAG_VM_ACCEL picks QEMU's accelerator
+# (tests/vm/vm-run.sh; default tcg,thread=single, in which both vCPUs are
+# one host thread: tcg,thread=multi gives each its own).
 #
 #   bench/flight-vm.sh [--dur SEC] [--buf KB] [--loads "1000:1 2000:1 4000:1 8000:1 0:1 0:2"]
 set -euo pipefail
@@ -33,10 +38,18 @@ rm -rf "$WORK/flight"
 mkdir -p "$WORK/flight"
 printf '#!/bin/sh\nBUF=%s DUR=%s LOADS="%s" exec sh /kmag/flight-guest.sh\n' "$buf" "$dur" "$loads" \
 	>"$WORK/flight/guest.sh"
-tests/vm/vm-run.sh --kernel "$kernel" --cpus 2 --mem 1024 --timeout 3600 \
+accel=${KMAG_VM_ACCEL:-tcg,thread=single}
+# the host's load while the VM runs: "EPOCH LOAD1" every 5 s
+(while :; do echo "$(date +%s) $(cut -d' ' -f1 /proc/loadavg)"; sleep 5; done) >"$WORK/flight/load.txt" &
+sampler=$!
+trap 'kill "$sampler" 2>/dev/null || :' EXIT
+up0=$(uptime)
+KMAG_VM_ACCEL=$accel tests/vm/vm-run.sh --kernel "$kernel" --cpus 2 --mem 1024 --timeout 3600 \
 	--bin "$KMAG" --bin "$(realpath "$BUILD/bench/flight-load")" \
 	--file bench/flight-guest.sh:/kmag/flight-guest.sh \
 	--script "$WORK/flight/guest.sh" --out "$WORK/flight/out" >&2
+up1=$(uptime)
+kill "$sampler" 2>/dev/null || :
 O=$WORK/flight/out
 
 # events LOG: the events kmag wrote; span LOG: the seconds they cover
@@ -57,14 +70,23 @@ lost() {
 unwatched() { sed -n 's/^kmag: the trigger watcher fell behind: \([0-9.]* [KMG]*B\) .*/\1/p' "$1"; }
 reads() { awk '/^flight-load:/ { n += $4 } END { print n + 0 }' "$1"; }
 load_cpu() { awk '/^flight-load:/ { s += $(NF - 2) } END { print s + 0 }' "$1"; }
+# the host's mean 1-minute load while the recording of WHEN ran (its guest
+# wall clock, start and end), "?" when no sample falls in it
+host_load() {
+	awk -v a="$(sed -n 1p "$1")" -v b="$(sed -n 2p "$1")" \
+		'$1 >= a && $1 <= b + 5 { s += $2; n++ } END { if (n) printf "%.2f", s / n; else print "?" }' \
+		"$WORK/flight/load.txt"
+}
 # children's user + system seconds in a `times` output
 times_s() {
 	sed -n 2p "$1" | tr 'ms' '  ' | awk '{ print $1 * 60 + $2 + $3 * 60 + $4 }'
 }
 
-echo "Linux 6.19 (TCG, 2 vCPUs), function_graph -g ksys_read, -b $buf KiB per CPU, $dur s of load per recording"
-printf '| %-8s | %-22s | %10s | %9s | %9s | %8s | %9s | %10s |\n' load recorder reads events events/s lost unwatched "kmag CPU"
-printf '|%s|\n' "----------|------------------------|------------|-----------|-----------|----------|-----------|------------"
+echo "Linux 6.19 (QEMU -accel $accel, 2 vCPUs), function_graph -g ksys_read, -b $buf KiB per CPU, $dur s of load per recording"
+echo "host before: $up0"
+echo "host after:  $up1"
+printf '| %-8s | %-22s | %10s | %9s | %9s | %8s | %9s | %10s | %9s |\n' load recorder reads events events/s lost unwatched "kmag CPU" "host load"
+printf '|%s|\n' "----------|------------------------|------------|-----------|-----------|----------|-----------|------------|-----------"
 prev=0
 for load in $loads; do
 	name=$(echo "$load" | tr : x)
@@ -81,8 +103,8 @@ for load in $loads; do
 		total=$(times_s "$O/$mode-$name.cpu")
 		cpu=$(awk -v t="$total" -v p="$prev" -v l="$(load_cpu "$f")" 'BEGIN { printf "%.2f s", t - p - l }')
 		prev=$total
-		printf '| %-8s | %-22s | %10s | %9s | %9.0f | %8s | %9s | %10s |\n' "$label" "$rec" "$(reads "$f")" \
+		printf '| %-8s | %-22s | %10s | %9s | %9.0f | %8s | %9s | %10s | %9s |\n' "$label" "$rec" "$(reads "$f")" \
 			"${e:-?}" "$(awk -v e="${e:-0}" -v d="${s:-0}" 'BEGIN { print (d > 0 ? e / d : 0) }')" \
-			"$(lost "$f")" "$(u=$(unwatched "$f"); echo "${u:-0}")" "$cpu"
+			"$(lost "$f")" "$(u=$(unwatched "$f"); echo "${u:-0}")" "$cpu" "$(host_load "$O/$mode-$name.when")"
 	done
 done
