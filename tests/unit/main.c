@@ -79,6 +79,22 @@ const char *fixture(const char *rel)
 	return buf;
 }
 
+const char *fixture_unpacked(const char *rel)
+{
+	static char out[512];
+	char cmd[2048];
+	const char *base = strrchr(rel, '/');
+
+	base = base ? base + 1 : rel;
+	if (strlen(base) < 3 || strcmp(base + strlen(base) - 3, ".xz"))
+		return fixture(rel);
+	snprintf(out, sizeof(out), "%s/%.*s", tmpdir, (int)(strlen(base) - 3), base);
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", fixture(rel), out);
+	if (system(cmd))
+		test_skip("xz is not installed");
+	return out;
+}
+
 const char *test_tmpdir(void)
 {
 	return tmpdir;

@@ -258,9 +258,7 @@ static void snapshot_of_real_pages(void)
 
 	if (system("command -v trace-cmd >/dev/null 2>&1 && command -v xz >/dev/null 2>&1"))
 		test_skip("trace-cmd or xz is not installed");
-	snprintf(dat, sizeof(dat), "%s/src.dat", test_tmpdir());
-	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", fixture(src), dat);
-	CHECK_EQ(system(cmd), 0);
+	snprintf(dat, sizeof(dat), "%s", fixture_unpacked(src));
 	if (kmag__tracedat_open(&td, dat, &err))
 		test_fail(__FILE__, __LINE__, "%s", err.msg);
 	CHECK_EQ(td.top.nr_cpus, 2);

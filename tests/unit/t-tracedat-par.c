@@ -200,22 +200,6 @@ static size_t same_as_one(const char *path, bool unordered, size_t stop_after)
 	return n;
 }
 
-/* Fixture @rel, or its .xz unpacked into the test's directory. */
-static const char *unpacked(const char *rel)
-{
-	static char out[512];
-	char cmd[2048];
-	const char *base = strrchr(rel, '/');
-
-	if (!strstr(rel, ".xz"))
-		return fixture(rel);
-	snprintf(out, sizeof(out), "%s/%.*s", test_tmpdir(), (int)(strlen(base + 1) - 3), base + 1);
-	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", fixture(rel), out);
-	if (system(cmd))
-		test_skip("xz is not installed");
-	return out;
-}
-
 /*
  * Every trace.dat fixture: v6 (uncompressed pages) and v7 (zstd chunks),
  * lost events (pages that say events were dropped), interrupts, a
@@ -254,7 +238,7 @@ static void test_par_fixtures_ordered(void)
 	size_t i, n = 0;
 
 	for (i = 0; i < nr_fixtures(); i++)
-		n += same_as_one(unpacked(all_fixtures[i]), false, 0);
+		n += same_as_one(fixture_unpacked(all_fixtures[i]), false, 0);
 	CHECK(n > (slow_run() ? 20000u : 250000u));
 }
 
@@ -264,14 +248,14 @@ static void test_par_fixtures_unordered(void)
 
 	/* (slow runs: the zstd and the v6 trace) */
 	for (i = 0; i < (slow_run() ? 2 : nr_fixtures()); i++)
-		n += same_as_one(unpacked(all_fixtures[i]), true, 0);
+		n += same_as_one(fixture_unpacked(all_fixtures[i]), true, 0);
 	CHECK(n > (slow_run() ? 10000u : 250000u));
 }
 
 /* A callback that stops early (replay --limit) stops the threads too, at the same event. */
 static void test_par_stop_early(void)
 {
-	CHECK_EQ(same_as_one(unpacked("traces/fg-lost-v6.dat.xz"), false, 5000), 5000);
+	CHECK_EQ(same_as_one(fixture_unpacked("traces/fg-lost-v6.dat.xz"), false, 5000), 5000);
 	CHECK_EQ(same_as_one(fixture("traces/fg-filtered.dat"), false, 1), 1);
 }
 
@@ -351,7 +335,7 @@ static void damaged_alike(const char *path, size_t min, const char *want)
  */
 static void test_par_damage(void)
 {
-	const char *v6 = unpacked("traces/fg-lost-v6.dat.xz");
+	const char *v6 = fixture_unpacked("traces/fg-lost-v6.dat.xz");
 	const char *v7 = fixture("traces/fn-filtered.dat");
 	struct td_cpu_data d;
 	bool z;
@@ -446,7 +430,7 @@ static const char *kallsyms_cut(const char *src)
 /* Addresses no symbol covers get the same "0x..." names, in the same order. */
 static void test_par_unknown_addresses(void)
 {
-	const char *cut = kallsyms_cut(unpacked("traces/fg-lost-v6.dat.xz"));
+	const char *cut = kallsyms_cut(fixture_unpacked("traces/fg-lost-v6.dat.xz"));
 	struct kmag_symtab *st;
 	size_t i, hex = 0;
 	struct run run;

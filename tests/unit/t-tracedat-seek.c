@@ -141,22 +141,6 @@ static void read_run(const char *path, struct run *run, bool scan)
 	unsetenv("KMAG_SEEK");
 }
 
-/* Fixture @rel, or its .xz unpacked into the test's directory. */
-static const char *unpacked(const char *rel)
-{
-	static char out[512];
-	char cmd[2048];
-	const char *base = strrchr(rel, '/');
-
-	if (!strstr(rel, ".xz"))
-		return fixture(rel);
-	snprintf(out, sizeof(out), "%s/%.*s", test_tmpdir(), (int)(strlen(base + 1) - 3), base + 1);
-	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'", fixture(rel), out);
-	if (system(cmd))
-		test_skip("xz is not installed");
-	return out;
-}
-
 /* @got (a window's read) holds exactly the events of @all in [from, to], in order. */
 static void same_as_whole(const char *path, const char *what, const struct run *all,
 			  const struct run *got)
@@ -214,8 +198,8 @@ static const char *fixture_file(const char *rel)
 	const char *v6;
 
 	if (strncmp(rel, "v7:", 3))
-		return unpacked(rel);
-	v6 = unpacked(rel + 3);
+		return fixture_unpacked(rel);
+	v6 = fixture_unpacked(rel + 3);
 	snprintf(out, sizeof(out), "%s.v7", v6);
 	snprintf(cmd, sizeof(cmd),
 		 "trace-cmd convert --file-version 7 --compression zstd -i '%s' -o '%s' >/dev/null 2>&1",

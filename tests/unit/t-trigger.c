@@ -341,10 +341,7 @@ static void event_filter_as_trace_cmd_reads_it(void)
 	long want;
 
 	/* a fixture with sched_switch: unpack the v6 one */
-	snprintf(dat, sizeof(dat), "%s/fg-sched.dat", test_tmpdir());
-	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", fixture("traces/fg-sched-v6.dat.xz"), dat);
-	if (system(cmd) != 0)
-		test_skip("xz is not installed");
+	snprintf(dat, sizeof(dat), "%s", fixture_unpacked("traces/fg-sched-v6.dat.xz"));
 	(void)rel;
 	want = tracecmd_count(dat, " sched_switch: .*next_pid=0 ");
 	if (want < 0)
@@ -392,10 +389,7 @@ static void event_filter_errors(void)
 	char cmd[1024], dat[512];
 	int id;
 
-	snprintf(dat, sizeof(dat), "%s/fg-sched.dat", test_tmpdir());
-	snprintf(cmd, sizeof(cmd), "xz -dc %s > %s", fixture("traces/fg-sched-v6.dat.xz"), dat);
-	if (system(cmd) != 0)
-		test_skip("xz is not installed");
+	snprintf(dat, sizeof(dat), "%s", fixture_unpacked("traces/fg-sched-v6.dat.xz"));
 	tr = kmag_trace_open(dat, NULL, &err);
 	CHECK(tr);
 	for (id = 0; id < 2000 && !te; id++) {

@@ -61,6 +61,12 @@ void test_skip(const char *reason) __attribute__((noreturn));
 
 /* Path of a fixture file (KMAG_FIXTURES or the source tree); static buffer. */
 const char *fixture(const char *rel);
+/*
+ * Path of fixture @rel; an .xz one unpacked (once per call) into
+ * test_tmpdir() under its name without .xz. Skips the test when xz is
+ * missing. Static buffer.
+ */
+const char *fixture_unpacked(const char *rel);
 /* A fresh temporary directory for this test; removed by the harness. */
 const char *test_tmpdir(void);
 /* Writes @len bytes to a new file @name in test_tmpdir(); returns its path (static). */
