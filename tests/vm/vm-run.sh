@@ -71,9 +71,11 @@
 #
 # Notes:
 #   * Always uses TCG (`-accel tcg,thread=single`; override with
-#     KMAG_VM_ACCEL): multi-threaded TCG crashes the guest when ftrace patches
-#     kernel text. Under emulation unfiltered function_graph on all CPUs can
-#     livelock the guest within seconds: keep traced workloads small/filtered.
+#     KMAG_VM_ACCEL): multi-threaded TCG can crash the guest when ftrace
+#     patches kernel text (QEMU 7.2: a 6.19 guest, an int3 Oops in
+#     raw_spin_rq_unlock, in one of two runs; 6.1 guests ran). Under
+#     emulation unfiltered function_graph on all CPUs can livelock the guest
+#     within seconds: keep traced workloads small/filtered.
 #   * The kernel command line contains `nokaslr` so kernel addresses are stable
 #     between runs of the same kernel package.
 #   * KMAG_VM_QEMU_ARGS: extra qemu arguments (word-split).
