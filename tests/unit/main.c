@@ -82,7 +82,7 @@ const char *fixture(const char *rel)
 const char *fixture_unpacked(const char *rel)
 {
 	static char out[512];
-	char cmd[2048];
+	char cmd[sizeof(out) + 4096 + 32];	/* fixture()'s buffer, out and the words */
 	const char *base = strrchr(rel, '/');
 
 	base = base ? base + 1 : rel;

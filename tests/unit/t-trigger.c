@@ -337,7 +337,7 @@ static void event_filter_as_trace_cmd_reads_it(void)
 	const char *rel = "traces/6.19/fg619-retval.dat";
 	struct kmag__trigger t;
 	struct run r;
-	char cmd[1024], dat[512];
+	char dat[512];
 	long want;
 
 	/* a fixture with sched_switch: unpack the v6 one */
@@ -386,7 +386,7 @@ static void event_filter_errors(void)
 	struct kmag_err err = { 0 };
 	struct kmag_trace *tr;
 	struct tep_event *te = NULL;
-	char cmd[1024], dat[512];
+	char dat[512];
 	int id;
 
 	snprintf(dat, sizeof(dat), "%s", fixture_unpacked("traces/fg-sched-v6.dat.xz"));
