@@ -84,29 +84,43 @@ static int read_firsts(struct tracedat_input *in)
  * (kmag_trace_set_window(); all are without one); one outside is counted
  * as read, for the estimates of damage. 0 or what the consumer returned.
  */
-static inline int deliver(struct kmag_trace *t, struct tracedat_input *in, struct cpu_stream *s)
+static inline int deliver(struct kmag_trace *t, struct cpu_stream *s, uint64_t from,
+			  uint64_t span)
 {
-	if (__builtin_expect(s->ev.ts >= in->win_from && s->ev.ts <= in->win_to, 1))
+	/* from <= ts <= from + span in one compare (no window: 0 and UINT64_MAX) */
+	if (__builtin_expect(s->ev.ts - from <= span, 1))
 		return kmag__trace_deliver(t, &s->ev);
 	if (s->ev.type != KMAG_EV_LOST)
 		s->outside++;
 	return 0;
 }
 
-static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
+/*
+ * The window as deliver() takes it: its start and its length; an empty one
+ * (from > to) as one that only UINT64_MAX, KMAG_TS_NONE, would be in.
+ */
+static void window_span(const struct tracedat_input *in, uint64_t *from, uint64_t *span)
 {
-	struct cpu_stream **heap;
-	int n = 0, i, ret = 0;
+	*from = in->win_from <= in->win_to ? in->win_from : UINT64_MAX;
+	*span = in->win_from <= in->win_to ? in->win_to - in->win_from : 0;
+}
 
-	heap = calloc((size_t)in->nr_streams + 1, sizeof(*heap));
-	if (!heap)
-		return kmag_err_set(in->err, ENOMEM, "out of memory");
-	for (i = 0; i < in->nr_streams; i++)
-		if (in->streams[i].have)
-			heap[n++] = &in->streams[i];
+/*
+ * Merges the CPUs in @heap (@n of them) by time into the consumer. Two
+ * copies: with the window's check (@windowed) and without it, where the
+ * loop of a whole trace stays as it was (one more compare per event in it
+ * cost 2 % of the reader's instructions).
+ */
+static inline __attribute__((always_inline)) int merge(struct kmag_trace *t,
+							struct tracedat_input *in,
+							struct cpu_stream **heap, int n,
+							bool windowed, uint64_t from,
+							uint64_t span)
+{
+	int i, ret;
+
 	for (i = n / 2 - 1; i >= 0; i--)
 		heap_down(heap, n, i);
-	ret = 0;
 	while (n) {
 		struct cpu_stream *s = heap[0];
 		/* drain the top stream while it stays ahead of the runner-up */
@@ -118,20 +132,51 @@ static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
 				limit = heap[2]->ev.ts;
 		}
 		do {
-			if ((ret = deliver(t, in, s)))
-				goto out;
+			if ((ret = windowed ? deliver(t, s, from, span) : kmag__trace_deliver(t, &s->ev)))
+				return ret;
 			ret = kmag__stream_next(in, s);
 			if (ret < 0)
-				goto out;
+				return ret;
 			if (ret == 0) {
 				heap[0] = heap[--n];
 				break;
 			}
 		} while (s->ev.ts < limit);
-		ret = 0;
 		heap_down(heap, n, 0);
 	}
-out:
+	return 0;
+}
+
+static __attribute__((noinline)) int merge_all(struct kmag_trace *t, struct tracedat_input *in,
+						struct cpu_stream **heap, int n)
+{
+	return merge(t, in, heap, n, false, 0, UINT64_MAX);
+}
+
+static __attribute__((noinline)) int merge_window(struct kmag_trace *t, struct tracedat_input *in,
+						   struct cpu_stream **heap, int n, uint64_t from,
+						   uint64_t span)
+{
+	return merge(t, in, heap, n, true, from, span);
+}
+
+static int read_ordered(struct kmag_trace *t, struct tracedat_input *in)
+{
+	struct cpu_stream **heap;
+	int n = 0, i, ret;
+	uint64_t from, span;
+
+	heap = calloc((size_t)in->nr_streams + 1, sizeof(*heap));
+	if (!heap)
+		return kmag_err_set(in->err, ENOMEM, "out of memory");
+	window_span(in, &from, &span);
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].have)
+			heap[n++] = &in->streams[i];
+	if (from || span != UINT64_MAX)
+		ret = merge_window(t, in, heap, n, from, span);
+	else
+		ret = merge_all(t, in, heap, n);
 	free(heap);
 	return ret;
 }
@@ -139,13 +184,15 @@ out:
 /* Each CPU's events in turn (each CPU's first is read already: the trace's start is known). */
 static int read_unordered(struct kmag_trace *t, struct tracedat_input *in)
 {
+	uint64_t from, span;
 	int i, ret;
 
+	window_span(in, &from, &span);
 	for (i = 0; i < in->nr_streams; i++) {
 		struct cpu_stream *s = &in->streams[i];
 
 		for (ret = s->have; ret > 0; ret = kmag__stream_next(in, s)) {
-			if ((ret = deliver(t, in, s)))
+			if ((ret = deliver(t, s, from, span)))
 				return ret;
 		}
 		if (ret < 0)
