@@ -6,8 +6,10 @@
  * terminal.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -120,6 +122,45 @@ static int draw(struct tui *t, struct lines *s, bool colour)
 	return 0;
 }
 
+/*
+ * The next key, KEY_RESIZE when the terminal changed size, ERR when the
+ * terminal is gone. ncurses notes a SIGWINCH in its handler and looks at
+ * that note before it blocks in read(): a resize that lands between the two
+ * is seen only at the next key, and the screen stays stale until then (seen
+ * under valgrind, where that window is wide). So getch() waits at most
+ * WAIT_MS, and on a timeout the size is asked of the terminal directly.
+ */
+#define WAIT_MS 200
+
+static int next_key(FILE *out)
+{
+	int idle_errs = 0;
+
+	timeout(WAIT_MS);
+	for (;;) {
+		struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+		struct winsize ws;
+		int ch = getch();
+
+		if (ch != ERR)
+			return ch;
+		if (poll(&in, 1, 0) < 0 && errno != EINTR)
+			return ERR;
+		if (in.revents & (POLLHUP | POLLERR | POLLNVAL))
+			return ERR;
+		/* readable, yet getch() had nothing: end of input, once it repeats */
+		if ((in.revents & POLLIN) && ++idle_errs >= 3)
+			return ERR;
+		if (!(in.revents & POLLIN))
+			idle_errs = 0;
+		if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col &&
+		    is_term_resized(ws.ws_row, ws.ws_col)) {
+			resize_term(ws.ws_row, ws.ws_col);
+			return KEY_RESIZE;
+		}
+	}
+}
+
 /* Gives the terminal back and frees the screen's text. */
 static void end_screen(SCREEN *scr, FILE *out, struct lines *s, FILE *log)
 {
@@ -178,7 +219,7 @@ int tui_run(struct tui *t, const char *trace_log, uint64_t start_ns)
 		fprintf(log, "first-screen %.3f ms\n", (double)(now_ns() - start_ns) / 1e6);
 		fflush(log);
 	}
-	while ((ch = getch()) != ERR) {
+	while ((ch = next_key(out)) != ERR) {
 		uint64_t t0 = now_ns();
 		int k = ch == KEY_RESIZE ? 0 : key_of(ch);
 
