@@ -9,8 +9,8 @@
 # Usage:
 #   vm-run.sh [--kernel 6.1|6.12|PKGNAME|/path/to/bzImage] [--bin PATH[:DEST]]...
 #             [--file SRC:DEST]... [--cpus N] [--mem MB] [--timeout SEC]
-#             [--disk MB] [--append "KERNEL ARGS"] [--reboot] [--verbose] [--keep]
-#             --script GUEST.sh --out DIR
+#             [--disk MB] [--append "KERNEL ARGS"] [--icount SHIFT] [--reboot]
+#             [--verbose] [--keep] --script GUEST.sh --out DIR
 #
 #   --kernel K      6.1  (default) -> Debian meta-package linux-image-cloud-amd64
 #                   6.12           -> Debian meta-package linux-image-6.12-cloud-amd64
@@ -32,6 +32,15 @@
 #   --timeout SEC   host-side limit for the whole boot+run (default 120)
 #   --disk MB       size of the (sparse) result disk (default 512)
 #   --append ARGS   extra kernel command line arguments
+#   --icount SHIFT  guest time counts instructions, not the host's clock:
+#                   QEMU `-icount shift=SHIFT,sleep=off` (0-10: 2^SHIFT ns per
+#                   instruction; idle time is skipped, not waited for), on
+#                   single-threaded TCG. Durations measured in the guest then
+#                   do not depend on the host's load (QEMU's thread waiting
+#                   for a host CPU is invisible to the guest). Meant for
+#                   --cpus 1: the one virtual clock advances with every
+#                   vCPU's instructions, so with two a call on one vCPU also
+#                   lasts while the other runs.
 #   --reboot        let the guest reboot once: `vm-reboot` (in the guest's PATH)
 #                   keeps /out on the result disk and warm-resets the machine
 #                   (QEMU's reset keeps RAM: a persistent ring buffer survives);
@@ -96,6 +105,7 @@ mem=1024
 timeout_s=120
 disk_mb=512
 append=""
+icount=""
 script=""
 out=""
 verbose=0
@@ -115,6 +125,7 @@ while [ $# -gt 0 ]; do
         --timeout) need_arg "$@"; timeout_s=$2; shift 2 ;;
         --disk) need_arg "$@"; disk_mb=$2; shift 2 ;;
         --append) need_arg "$@"; append=$2; shift 2 ;;
+        --icount) need_arg "$@"; icount=$2; shift 2 ;;
         --reboot) reboot=1; shift ;;
         --script) need_arg "$@"; script=$2; shift 2 ;;
         --out) need_arg "$@"; out=$2; shift 2 ;;
@@ -131,6 +142,8 @@ done
 for v in cpus mem timeout_s disk_mb; do
     [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v%_*} must be a positive integer (got '${!v}')"
 done
+[ -z "$icount" ] || [[ $icount =~ ^([0-9]|10)$ ]] ||
+    die "--icount must be a shift from 0 to 10 (2^SHIFT ns per instruction; got '$icount')"
 
 # ---------------------------------------------------------------- host tools
 need_tool() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the Debian package '$2' (apt-get install $2)"; }
@@ -374,6 +387,8 @@ console="$work/console.raw"
 
 cmdline="console=ttyS0 quiet panic=-1 nokaslr rdinit=/init${append:+ $append}"
 accel=${KMAG_VM_ACCEL:-tcg,thread=single}
+# -icount needs single-threaded TCG whatever KMAG_VM_ACCEL says
+[ -z "$icount" ] || accel=tcg,thread=single
 # shellcheck disable=SC2054 # commas are part of qemu option values
 qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
       -kernel "$vmlinuz" -initrd "$work/initrd.cpio" -append "$cmdline"
@@ -381,6 +396,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$cpus"
       -serial "file:$console"
       -drive "file=$disk,if=none,id=d,format=raw" -device nvme,serial=kmag,drive=d)
 [ "$reboot" = 1 ] || qemu+=(-no-reboot)
+[ -z "$icount" ] || qemu+=(-icount "shift=$icount,sleep=off")
 # shellcheck disable=SC2206
 [ -n "${KMAG_VM_QEMU_ARGS:-}" ] && qemu+=($KMAG_VM_QEMU_ARGS)
 
