@@ -89,11 +89,11 @@ static void wait_queue(struct fl_state *fl, size_t max)
 	const struct timespec nap = { 0, 200 * 1000 };
 
 	for (;;) {
-		size_t q;
+		size_t q = 0;
+		int i;
 
-		pthread_mutex_lock(&fl->lock);
-		q = fl->queued;
-		pthread_mutex_unlock(&fl->lock);
+		for (i = 0; i < fl->n; i++)
+			q += atomic_load(&fl->cpu[i].queued);
 		if (q <= max)
 			return;
 		nanosleep(&nap, NULL);
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	if (!fl.cpu || !fl.trig)
 		die("out of memory");
 	pthread_mutex_init(&fl.lock, NULL);
-	pthread_cond_init(&fl.cond, NULL);
+	fl.wake_fd = -1;
 	for (; a < argc; a++)
 		if (kmag__trigger_parse(argv[a], &fl.trig[fl.ntrig++], &err))
 			die(err.msg);

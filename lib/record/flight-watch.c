@@ -16,8 +16,10 @@
  */
 #define PR_DOMAIN "flight"
 #include <stdio.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,9 +31,13 @@
 #include "record-internal.h"
 
 /*
- * Pages waiting for the watcher or being watched, at most: past that it
- * skips blocks (the rings still get them) and says so at the end. Test hook:
- * KMAG_TEST_WATCH_QUEUE=BYTES sets a smaller bound (t0303).
+ * Buffers (of a whole block each) waiting for the watcher or being watched,
+ * at most, per CPU: WATCH_MAX_QUEUED over the CPUs, and no more than the
+ * CPU's ring holds (compressed: it holds more pages than that), so that the
+ * watcher never lags behind what the ring still has and a trigger's chain
+ * can be kept. Past that it skips blocks (the rings still get them) and
+ * says so at the end. Test hook: KMAG_TEST_WATCH_QUEUE=BYTES sets the bound
+ * (t0303).
  */
 #define WATCH_MAX_QUEUED (64u << 20)
 #define CHAIN_WAIT_NS (10ull * 1000000000ull)	/* for the chain to return, after --after */
@@ -78,43 +84,66 @@ static struct tep_event *format_of(void *ctx, int id)
 
 /* ---- the readers' side ---- */
 
+/* A buffer for a block: the reader's spares, those the watcher gave back, or a new one. */
+static struct fl_qblock *get_buffer(struct fl_state *fl, struct fl_cpu *f)
+{
+	struct fl_qblock *q;
+
+	if (atomic_load(&f->queued) + fl->geom.page_size * FL_BLOCK_PAGES > fl->max_queued)
+		return NULL;
+	if (!f->spare)
+		f->spare = atomic_exchange(&f->freed, NULL);
+	q = f->spare;
+	if (q)
+		f->spare = q->next;
+	else
+		q = malloc(sizeof(*q) + (size_t)fl->geom.page_size * FL_BLOCK_PAGES);
+	return q;
+}
+
+/* Wakes the watcher if it waits (any thread). */
+static void wake(struct fl_state *fl)
+{
+	uint64_t one = 1;
+
+	if (fl->wake_fd >= 0 && write(fl->wake_fd, &one, sizeof(one)) < 0)
+		pr_debug("watcher: cannot wake it: %s", strerror(errno));
+}
+
 void kmag__fl_watch_push(struct fl_state *fl, int i, const uint8_t *pages, uint32_t len)
 {
 	struct fl_cpu *f = &fl->cpu[i];
-	struct fl_qblock *q = NULL;
+	struct fl_qblock *q = len <= fl->geom.page_size * FL_BLOCK_PAGES ? get_buffer(fl, f) : NULL;
 
-	pthread_mutex_lock(&fl->lock);
-	if (fl->queued + len <= fl->max_queued)
-		q = malloc(sizeof(*q) + len);
 	if (!q) {
 		/* it fell behind: what it misses shows as lost events to it */
-		fl->unwatched += len;
+		atomic_fetch_add(&fl->unwatched, len);
 		f->gap = true;
-		pthread_mutex_unlock(&fl->lock);
 		return;
 	}
-	q->next = NULL;
 	q->len = len;
 	q->gap_before = f->gap;
 	f->gap = false;
 	memcpy(q->data, pages, len);
-	if (f->qtail)
-		f->qtail->next = q;
-	else
-		f->qhead = q;
-	f->qtail = q;
-	fl->queued += len;
-	pthread_cond_signal(&fl->cond);
-	pthread_mutex_unlock(&fl->lock);
+	atomic_fetch_add(&f->queued, (size_t)fl->geom.page_size * FL_BLOCK_PAGES);
+	q->next = atomic_load(&f->incoming);
+	while (!atomic_compare_exchange_weak(&f->incoming, &q->next, q))
+		;
+	/* after the push: a watcher going to sleep sees the block or is woken */
+	if (atomic_load(&fl->sleeping))
+		wake(fl);
 }
 
 void kmag__fl_watch_hw(struct fl_state *fl, int i, uint64_t ts)
 {
-	pthread_mutex_lock(&fl->lock);
-	if (ts > fl->cpu[i].hw)
-		fl->cpu[i].hw = ts;
-	pthread_cond_signal(&fl->cond);
-	pthread_mutex_unlock(&fl->lock);
+	struct fl_cpu *f = &fl->cpu[i];
+
+	/* after the blocks it covers were pushed: the watcher reads it before taking them */
+	if (ts > atomic_load(&f->hw)) {
+		atomic_store(&f->hw, ts);
+		if (atomic_load(&fl->sleeping))
+			wake(fl);
+	}
 }
 
 /* ---- the watcher's side ---- */
@@ -153,11 +182,12 @@ static int next_event(struct fl_state *fl, struct kmag_recorder *r, int i)
 			f->list = q->next;
 			if (!f->list)
 				f->list_tail = NULL;
-			/* its bytes count against the bound until watched */
-			pthread_mutex_lock(&fl->lock);
-			fl->queued -= q->len;
-			pthread_mutex_unlock(&fl->lock);
-			free(q);
+			/* back to its reader; its bytes count against the bound until now */
+			q->next = atomic_load(&f->freed);
+			while (!atomic_compare_exchange_weak(&f->freed, &q->next, q))
+				;
+			atomic_fetch_sub(&f->queued,
+					 (size_t)fl->geom.page_size * FL_BLOCK_PAGES);
 			f->page_off = 0;
 			continue;
 		}
@@ -270,12 +300,66 @@ static void update_window(struct fl_state *fl, uint64_t wm)
 		fl->due = true;
 }
 
+/* Takes what the readers pushed, oldest first, after what it has. True if anything came. */
+static bool take(struct fl_state *fl)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < fl->n; i++) {
+		struct fl_cpu *f = &fl->cpu[i];
+		/* before the blocks: every block up to it is in the stack then */
+		uint64_t hw = atomic_load(&f->hw);
+		struct fl_qblock *q = atomic_exchange(&f->incoming, NULL), *tail = q, *rev = NULL;
+
+		while (q) {
+			struct fl_qblock *next = q->next;
+
+			q->next = rev;
+			rev = q;
+			q = next;
+		}
+		if (rev) {
+			if (f->list_tail)
+				f->list_tail->next = rev;
+			else
+				f->list = rev;
+			f->list_tail = tail;
+			any = true;
+		}
+		if (hw != f->hw_seen) {
+			f->hw_seen = hw;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* Sleeps until a reader pushed something or the main thread wakes it (100 ms at most). */
+static void wait_for_work(struct fl_state *fl)
+{
+	struct pollfd p = { fl->wake_fd, POLLIN, 0 };
+	uint64_t v;
+	int i;
+	bool pending = false;
+
+	atomic_store(&fl->sleeping, true);
+	/* after saying so: what a reader pushes from now on wakes it */
+	for (i = 0; i < fl->n && !pending; i++)
+		pending = atomic_load(&fl->cpu[i].incoming) ||
+			  atomic_load(&fl->cpu[i].hw) != fl->cpu[i].hw_seen;
+	if (!pending && poll(&p, 1, 100) < 0 && errno != EINTR)
+		pr_debug("watcher: poll: %s", strerror(errno));
+	atomic_store(&fl->sleeping, false);
+	if (read(fl->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		pr_debug("watcher: read: %s", strerror(errno));
+}
+
 static void *watch_main(void *arg)
 {
 	struct kmag_recorder *r = arg;
 	struct fl_state *fl = r->fl;
 	bool final = false;
-	int i;
 
 	/*
 	 * The readers come first: on a busy machine the watcher, which decodes
@@ -284,6 +368,8 @@ static void *watch_main(void *arg)
 	 * absorbs and the end of the recording reports; and a CPU running only
 	 * it counts as idle when a woken reader is placed (with nice 19 the
 	 * readers stayed on the traced CPU, behind the load: bench/flight-vm.sh).
+	 * Nothing a reader does waits for it (no lock, no allocation it frees:
+	 * flight.h), so a preempted watcher never holds a reader up.
 	 */
 	struct sched_param idle = { 0 };
 
@@ -299,21 +385,10 @@ static void *watch_main(void *arg)
 			kmag__watch_rearm(fl->w);
 			fl->rearm = false;
 		}
-		for (i = 0; i < fl->n; i++) {
-			struct fl_cpu *f = &fl->cpu[i];
-
-			if (f->qhead) {
-				if (f->list_tail)
-					f->list_tail->next = f->qhead;
-				else
-					f->list = f->qhead;
-				f->list_tail = f->qtail;
-				f->qhead = f->qtail = NULL;
-			}
-			f->hw_seen = f->hw;
-		}
+		/* the readers are done before it is set: take() gets the last blocks */
 		final = fl->stop;
 		pthread_mutex_unlock(&fl->lock);
+		take(fl);
 		fed = feed(fl, r, final, &wm);
 		pthread_mutex_lock(&fl->lock);
 		if (fed < 0) {
@@ -326,20 +401,23 @@ static void *watch_main(void *arg)
 		update_window(fl, wm);
 		if (final && !fed)
 			break;
-		if (!fed && !fl->stop) {
-			struct timespec t;
-
-			clock_gettime(CLOCK_REALTIME, &t);
-			t.tv_nsec += 100 * 1000 * 1000;
-			if (t.tv_nsec >= 1000000000) {
-				t.tv_sec++;
-				t.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&fl->cond, &fl->lock, &t);
+		if (!fed && !fl->stop && !fl->rearm) {
+			pthread_mutex_unlock(&fl->lock);
+			wait_for_work(fl);
+			pthread_mutex_lock(&fl->lock);
 		}
 	}
 	pthread_mutex_unlock(&fl->lock);
 	return NULL;
+}
+
+size_t kmag__fl_watch_bound(const struct fl_state *fl)
+{
+	size_t max = WATCH_MAX_QUEUED / (size_t)(fl->n > 0 ? fl->n : 1);
+
+	if (fl->rings.inited && fl->rings.n > 0 && fl->rings.r[0].cap < max)
+		max = (size_t)fl->rings.r[0].cap;
+	return max;
 }
 
 int kmag__fl_watch_start(struct kmag_recorder *r, struct fl_state *fl, struct kmag_err *err)
@@ -348,7 +426,10 @@ int kmag__fl_watch_start(struct kmag_recorder *r, struct fl_state *fl, struct km
 	int ret, e;
 	const char *hook = getenv("KMAG_TEST_WATCH_QUEUE");
 
-	fl->max_queued = hook ? strtoull(hook, NULL, 10) : WATCH_MAX_QUEUED;
+	fl->max_queued = hook ? strtoull(hook, NULL, 10) : kmag__fl_watch_bound(fl);
+	fl->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fl->wake_fd < 0)
+		return kmag_err_set(err, errno, "eventfd: %s", strerror(errno));
 	if ((ret = setup_decoder(r, fl, err)))
 		return ret;
 	fl->w = kmag__watch_new(fl->trig, fl->ntrig, fl->st, format_of, &fl->dec, fl->types, err);
@@ -370,8 +451,8 @@ void kmag__fl_watch_stop(struct fl_state *fl)
 		return;
 	pthread_mutex_lock(&fl->lock);
 	fl->stop = true;
-	pthread_cond_signal(&fl->cond);
 	pthread_mutex_unlock(&fl->lock);
+	wake(fl);
 	pthread_join(fl->thread, NULL);
 	fl->started = false;
 }
@@ -392,10 +473,17 @@ void kmag__fl_watch_free(struct fl_state *fl)
 
 	kmag__fl_watch_stop(fl);
 	for (i = 0; fl->cpu && i < fl->n; i++) {
-		free_list(fl->cpu[i].qhead);
-		free_list(fl->cpu[i].list);
-		fl->cpu[i].qhead = fl->cpu[i].list = NULL;
+		struct fl_cpu *f = &fl->cpu[i];
+
+		free_list(atomic_exchange(&f->incoming, NULL));
+		free_list(atomic_exchange(&f->freed, NULL));
+		free_list(f->spare);
+		free_list(f->list);
+		f->spare = f->list = f->list_tail = NULL;
 	}
+	if (fl->wake_fd >= 0)
+		close(fl->wake_fd);
+	fl->wake_fd = -1;
 	kmag__watch_free(fl->w);
 	fl->w = NULL;
 	if (fl->dec_ok)

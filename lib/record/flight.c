@@ -98,7 +98,7 @@ int kmag__rec_flight_check(struct kmag_recorder *r, struct kmag_err *err)
 	r->fl = fl;
 	fl->r = r;
 	pthread_mutex_init(&fl->lock, NULL);
-	pthread_cond_init(&fl->cond, NULL);
+	fl->wake_fd = -1;
 	fl->after_ns = o->after_ns ? o->after_ns : DEFAULT_AFTER_NS;
 	fl->max_snapshots = o->snapshots ? o->snapshots : 1;
 	fl->trig = calloc(o->nr_triggers + 1, sizeof(*fl->trig));
@@ -479,7 +479,6 @@ void kmag__rec_flight_free(struct kmag_recorder *r)
 	free(fl->btf);
 	free(fl->snap_path);
 	pthread_mutex_destroy(&fl->lock);
-	pthread_cond_destroy(&fl->cond);
 	free(fl);
 	r->fl = NULL;
 }

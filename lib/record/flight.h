@@ -20,6 +20,7 @@
 #define KMAG_FLIGHT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -145,12 +146,19 @@ int kmag__fl_describe(const struct kmag_page_geom *g, const uint8_t *pages, size
 
 /* ------------------------------------------------ the recording's state */
 
-/* A block's pages on their way to the watcher. */
+/*
+ * A block's pages on their way to the watcher. The buffers go round: a
+ * reader fills one (its own spares first, then those the watcher handed
+ * back, else a new one), pushes it on its CPU's incoming stack, the watcher
+ * takes the whole stack, watches the blocks in order and pushes each
+ * buffer on the CPU's freed stack. Nothing there is locked: a reader never
+ * waits for the watcher, which runs below it (see flight-watch.c).
+ */
 struct fl_qblock {
 	struct fl_qblock *next;
 	uint32_t len;		/* bytes of whole pages */
 	bool gap_before;	/* blocks before it were not watched */
-	uint8_t data[];
+	uint8_t data[];		/* FL_BLOCK_PAGES pages */
 };
 
 /* One recorded CPU (the index of r->cpus). */
@@ -162,11 +170,14 @@ struct fl_cpu {
 	void *zc;		/* ZSTD_CCtx */
 	uint64_t lost;		/* the CPU's lost events (kernel stats), last read */
 	bool gap;		/* a block was not handed to the watcher */
-	/* shared with the watcher (fl_state.lock) */
-	struct fl_qblock *qhead, *qtail;
-	uint64_t hw;		/* every event up to this time was queued (0: none known) */
+	struct fl_qblock *spare;	/* buffers to fill */
+	/* between the reader and the watcher (atomics, no lock) */
+	_Atomic(struct fl_qblock *) incoming;	/* pushed, newest first */
+	_Atomic(struct fl_qblock *) freed;	/* watched, for the reader to reuse */
+	_Atomic uint64_t hw;	/* every event up to this time was pushed (0: none known) */
+	_Atomic size_t queued;	/* buffer bytes pushed, not yet watched */
 	/* the watcher's */
-	struct fl_qblock *list, *list_tail;	/* taken from the queue, oldest first */
+	struct fl_qblock *list, *list_tail;	/* taken from incoming, oldest first */
 	uint32_t page_off;	/* next page of list */
 	bool in_page;
 	struct kmag_page_walk walk;
@@ -189,13 +200,13 @@ struct fl_state {
 	/* the watcher (flight-watch.c) */
 	pthread_t thread;
 	bool started;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	int wake_fd;		/* eventfd: blocks were pushed, or stop/rearm (-1: none yet) */
+	_Atomic bool sleeping;	/* the watcher waits on wake_fd */
+	size_t max_queued;	/* a CPU's queued at most (flight-watch.c) */
+	_Atomic uint64_t unwatched;	/* bytes not watched (it fell behind) */
+	pthread_mutex_t lock;	/* the watcher's state below, with the main thread */
 	bool stop;		/* the readers are done: take everything and end */
 	bool rearm;		/* the window was taken: open the next one */
-	size_t queued;		/* bytes handed to the watcher, not yet watched */
-	size_t max_queued;	/* at most (WATCH_MAX_QUEUED) */
-	uint64_t unwatched;	/* bytes not watched (it fell behind) */
 	struct tep_handle *tep;
 	struct kmag_symtab *st;
 	struct kmag_decoder dec;
@@ -223,6 +234,8 @@ void kmag__fl_comm(struct kmag_recorder *r, int pid, char *buf, size_t size);
 /* Builds the decoder from the recording's metadata and starts the watcher. */
 struct kmag_recorder;
 int kmag__fl_watch_start(struct kmag_recorder *r, struct fl_state *fl, struct kmag_err *err);
+/* The most buffer bytes a CPU may have queued for the watcher (see flight-watch.c). */
+size_t kmag__fl_watch_bound(const struct fl_state *fl);
 /* Hands a reader's block of pages to the watcher (reader threads). */
 void kmag__fl_watch_push(struct fl_state *fl, int i, const uint8_t *pages, uint32_t len);
 /* Every event of reader @i up to @ts is queued (it found its buffer empty). */

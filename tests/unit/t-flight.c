@@ -5,10 +5,13 @@
  * the window covers the same time on every CPU, and a snapshot of real
  * ring-buffer pages (a 2-CPU Linux 6.1 recording) is a trace.dat that
  * `trace-cmd report` reads with exactly the records of the kept pages, as
- * trace-cmd itself lists them in the original file.
+ * trace-cmd itself lists them in the original file. And a reader hands its
+ * blocks to the trigger watcher without ever waiting for it.
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <zstd.h>
 
@@ -405,6 +408,114 @@ static void lastboot_kallsyms_moved(void)
 	kmag_symtab_free(st);
 }
 
+/* ---- the readers' hand-over to the trigger watcher (flight-watch.c) */
+
+struct push_arg {
+	struct fl_state *fl;
+	uint8_t *pages;
+	int n;
+	atomic_int done;
+};
+
+static void *push_some(void *arg)
+{
+	struct push_arg *a = arg;
+	int k;
+
+	for (k = 0; k < a->n; k++) {
+		a->pages[0] = (uint8_t)k;
+		kmag__fl_watch_push(a->fl, 0, a->pages, PAGE * (k + 1));
+		kmag__fl_watch_hw(a->fl, 0, 1000u + (unsigned)k);
+	}
+	atomic_store(&a->done, 1);
+	return NULL;
+}
+
+/*
+ * A reader hands its blocks over while the watcher holds its lock (as when
+ * it is preempted there: as SCHED_IDLE it may wait long for a CPU): it never
+ * waits for it. Before, every hand-over took that lock (and the watcher
+ * freed the blocks the readers allocated: the allocator's lock).
+ */
+static void push_never_waits_for_watcher(void)
+{
+	static uint8_t pages[PAGE * FL_BLOCK_PAGES];
+	struct fl_cpu cpu = { 0 };
+	struct fl_state fl = { 0 };
+	struct push_arg a = { .fl = &fl, .pages = pages, .n = 3 };
+	const size_t cap = (size_t)PAGE * FL_BLOCK_PAGES;
+	struct fl_qblock *q, *back;
+	pthread_t t;
+	int k;
+
+	fl.cpu = &cpu;
+	fl.n = 1;
+	fl.geom.page_size = PAGE;
+	fl.max_queued = 3 * cap;
+	fl.wake_fd = -1;
+	pthread_mutex_init(&fl.lock, NULL);
+	pthread_mutex_lock(&fl.lock);
+	CHECK(!pthread_create(&t, NULL, push_some, &a));
+	for (k = 0; k < 200 && !atomic_load(&a.done); k++)
+		usleep(10 * 1000);
+	CHECK(atomic_load(&a.done));
+	pthread_mutex_unlock(&fl.lock);
+	pthread_join(t, NULL);
+	/* three blocks, newest first, each its length and first byte */
+	q = atomic_load(&cpu.incoming);
+	for (k = 2; k >= 0; k--) {
+		CHECK(q);
+		if (!q)
+			break;
+		CHECK_EQ(q->len, PAGE * (k + 1));
+		CHECK_EQ(q->data[0], k);
+		CHECK(!q->gap_before);
+		q = q->next;
+	}
+	CHECK(!q);
+	CHECK_EQ(atomic_load(&cpu.hw), 1002);
+	CHECK_EQ(atomic_load(&cpu.queued), 3 * cap);
+	/* the bound reached: the next block is not watched, and the one after says so */
+	kmag__fl_watch_push(&fl, 0, pages, PAGE);
+	CHECK_EQ(atomic_load(&fl.unwatched), PAGE);
+	/* the watcher gives one back: the reader reuses that buffer, no new one */
+	back = atomic_exchange(&cpu.incoming, NULL);
+	q = back->next;
+	back->next = NULL;
+	atomic_store(&cpu.freed, back);
+	atomic_fetch_sub(&cpu.queued, cap);
+	pages[0] = 7;
+	kmag__fl_watch_push(&fl, 0, pages, PAGE * 2);
+	CHECK(atomic_load(&cpu.incoming) == back);
+	CHECK(back->gap_before);
+	CHECK_EQ(back->data[0], 7);
+	CHECK(!atomic_load(&cpu.freed));
+	while (q) {
+		struct fl_qblock *next = q->next;
+
+		free(q);
+		q = next;
+	}
+	free(back);
+	pthread_mutex_destroy(&fl.lock);
+}
+
+/* The watcher lags by no more than a CPU's ring holds, and 64 MiB over the CPUs. */
+static void watcher_lags_within_ring(void)
+{
+	struct fl_state fl = { 0 };
+	struct fl_ring r[2] = { { .cap = 1u << 20 }, { .cap = 1u << 20 } };
+
+	fl.n = 2;
+	CHECK_EQ(kmag__fl_watch_bound(&fl), 32u << 20);	/* no rings (bench/watch-speed) */
+	fl.rings.r = r;
+	fl.rings.n = 2;
+	fl.rings.inited = true;
+	CHECK_EQ(kmag__fl_watch_bound(&fl), 1u << 20);	/* --flight 2M */
+	r[0].cap = r[1].cap = 128u << 20;
+	CHECK_EQ(kmag__fl_watch_bound(&fl), 32u << 20);	/* --flight 256M */
+}
+
 const struct test_case flight_tests[] = {
 	{ "flight: a ring smaller than one block per CPU is refused", refuses_too_small },
 	{ "flight: rings keep the newest blocks within their size", keeps_newest_within_size },
@@ -412,6 +523,9 @@ const struct test_case flight_tests[] = {
 	{ "flight: the window covers the same time on every CPU", window_covers_same_time },
 	{ "flight: a snapshot of real pages is what trace-cmd lists of them",
 	  snapshot_of_real_pages },
+	{ "flight: a reader hands blocks to the watcher without waiting for it",
+	  push_never_waits_for_watcher },
+	{ "flight: the watcher lags by no more than a ring holds", watcher_lags_within_ring },
 	{ "last-boot: last_boot_info's text address, or none", lastboot_text },
 	{ "last-boot: kallsyms moved to the previous boot's kernel and modules",
 	  lastboot_kallsyms_moved },
