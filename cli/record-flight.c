@@ -242,6 +242,13 @@ int cli_record_flight(struct kmag_recorder *r, const struct cli_flight *fl)
 		fprintf(stderr, "kmag: the trigger watcher fell behind: %s of trace went unwatched (the rings kept it, but a trigger in it was missed): trace fewer functions (-g, -l) or CPUs (--cpu)\n",
 			size);
 	}
+	if (p.stored_raw && !fl->quiet) {
+		char size[32];
+
+		cli_human_bytes(size, sizeof(size), (double)p.stored_raw);
+		fprintf(stderr, "kmag: the recorder fell behind the kernel's buffer: %s of trace stored uncompressed to keep up (the rings hold less time): give a larger buffer (-b) or trace less (-g, -l, --cpu)\n",
+			size);
+	}
 	if (ret)
 		return ret;
 	/* what is pending: a window cut short, or without any trigger the rings */

@@ -198,6 +198,7 @@ struct kmag_rec_progress {
 	uint64_t kept_bytes;	/* compressed data the rings hold */
 	double kept_seconds;	/* the time it covers */
 	uint64_t unwatched;	/* bytes the trigger watcher could not keep up with */
+	uint64_t stored_raw;	/* bytes stored uncompressed: the readers fell behind the kernel */
 };
 
 /* A trigger that fired (flight recordings). Strings borrowed, valid until the next call. */

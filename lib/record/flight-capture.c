@@ -55,6 +55,19 @@ static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
 	return now > 1000000 ? now - 1000000 : 0;
 }
 
+/*
+ * Is the reader behind the kernel? This drain has moved half the CPU's
+ * buffer: the kernel wrote that much while it compressed (it was woken at
+ * buffer_percent), and would soon overwrite events. Compression, about as
+ * costly per event as the tracing itself where CPU is short, then waits
+ * for the next drain: until the buffer ran dry, blocks are stored as they
+ * are (as plain kmag record stores every page).
+ */
+static bool behind(const struct kmag_recorder *r, const struct fl_cpu *f)
+{
+	return r->buffer_kb && f->drained >= (uint64_t)r->buffer_kb * 1024 / 2;
+}
+
 /* Closes the block being filled: describe, compress, store, hand over. */
 static int close_block(struct kmag_recorder *r, struct rec_cpu *c)
 {
@@ -70,9 +83,17 @@ static int close_block(struct kmag_recorder *r, struct rec_cpu *c)
 	f->npages = 0;
 	if (kmag__fl_describe(&fl->geom, f->blk, len, &b))
 		return -EIO;
-	z = ZSTD_compress2(f->zc, f->z, fl->rings.max_block, f->blk, len);
-	if (ZSTD_isError(z))
-		return -EIO;
+	if (behind(r, f)) {
+		/* the kernel's buffer fills faster than this compresses: a copy instead */
+		z = kmag__fl_store_raw(f->z, fl->rings.max_block, f->blk, len);
+		if (!z)
+			return -EIO;
+		atomic_fetch_add_explicit(&fl->stored_raw, len, memory_order_relaxed);
+	} else {
+		z = ZSTD_compress2(f->zc, f->z, fl->rings.max_block, f->blk, len);
+		if (ZSTD_isError(z))
+			return -EIO;
+	}
 	b.csize = (uint32_t)z;
 	b.usize = len;
 	b.lost = f->lost;
@@ -121,6 +142,7 @@ static int from_pipe(struct rec_cpu *c, size_t n)
 			got += (size_t)m;
 		}
 		n -= n < ps ? n : ps;
+		f->drained += ps;
 		if ((ret = add_page(r, c, ps)))
 			return ret;
 	}
@@ -161,6 +183,7 @@ static int64_t drain(struct kmag_recorder *r, struct rec_cpu *c, bool quiet)
 	/* the lost count each block carries; and up to when the buffer was read */
 	now = read_stats(r, c->cpu, &lost);
 	f->lost = lost;
+	f->drained = 0;
 	moved = kmag__rec_splice_pages(c, from_pipe);
 	if (moved < 0)
 		return moved;

@@ -31,6 +31,32 @@ uint32_t kmag__fl_max_block(uint32_t page_size)
 	return (uint32_t)ZSTD_compressBound((size_t)page_size * FL_BLOCK_PAGES);
 }
 
+size_t kmag__fl_store_raw(void *dst, size_t cap, const void *src, size_t len)
+{
+	/* RFC 8878: magic, a descriptor (no content size, no checksum), a 128 KiB window */
+	static const uint8_t head[] = { 0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3 };
+	const size_t max = 128u << 10;	/* a block: at most the window */
+	uint8_t *d = dst;
+	size_t at = sizeof(head), done = 0;
+
+	if (cap < sizeof(head) + 3 + len + 3 * (len / max))
+		return 0;
+	memcpy(d, head, sizeof(head));
+	do {
+		size_t n = len - done < max ? len - done : max;
+		/* the block header: last-block bit, type 0 (raw), size */
+		uint32_t h = (uint32_t)(n << 3) | (done + n == len);
+
+		d[at] = (uint8_t)h;
+		d[at + 1] = (uint8_t)(h >> 8);
+		d[at + 2] = (uint8_t)(h >> 16);
+		memcpy(d + at + 3, (const uint8_t *)src + done, n);
+		at += 3 + n;
+		done += n;
+	} while (done < len);
+	return at;
+}
+
 static struct fl_block *blk(struct fl_ring *r, size_t i)
 {
 	return &r->b[(r->first + i) % r->capb];

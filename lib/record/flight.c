@@ -209,7 +209,8 @@ void kmag__rec_flight_progress(struct kmag_recorder *r, struct kmag_rec_progress
 	}
 	p->fires = fl->fires;
 	p->snapshot_due = fl->window && fl->due;
-	p->unwatched = fl->unwatched;
+	p->unwatched = atomic_load(&fl->unwatched);
+	p->stored_raw = atomic_load(&fl->stored_raw);
 	if (fl->watch_error)
 		p->failed = true;
 	pthread_mutex_unlock(&fl->lock);

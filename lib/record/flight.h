@@ -87,6 +87,14 @@ struct fl_window {
 	uint64_t events, lost, missing, bytes;
 };
 
+/*
+ * Stores the @len bytes at @src as a zstd frame of raw (uncompressed)
+ * blocks at @dst (room: @cap; a block of FL_BLOCK_PAGES pages always fits
+ * kmag__fl_max_block()): a chunk any zstd decoder reads, at the cost of a
+ * copy. Returns the frame's size, or 0 when @cap is too small.
+ */
+size_t kmag__fl_store_raw(void *dst, size_t cap, const void *src, size_t len);
+
 /* The most bytes one block of @page_size pages can take compressed. */
 uint32_t kmag__fl_max_block(uint32_t page_size);
 
@@ -169,6 +177,7 @@ struct fl_cpu {
 	uint8_t *z;		/* compressed */
 	void *zc;		/* ZSTD_CCtx */
 	uint64_t lost;		/* the CPU's lost events (kernel stats), last read */
+	uint64_t drained;	/* bytes this drain moved so far */
 	bool gap;		/* a block was not handed to the watcher */
 	struct fl_qblock *spare;	/* buffers to fill */
 	/* between the reader and the watcher (atomics, no lock) */
@@ -204,6 +213,7 @@ struct fl_state {
 	_Atomic bool sleeping;	/* the watcher waits on wake_fd */
 	size_t max_queued;	/* a CPU's queued at most (flight-watch.c) */
 	_Atomic uint64_t unwatched;	/* bytes not watched (it fell behind) */
+	_Atomic uint64_t stored_raw;	/* bytes the readers stored uncompressed (flight-capture.c) */
 	pthread_mutex_t lock;	/* the watcher's state below, with the main thread */
 	bool stop;		/* the readers are done: take everything and end */
 	bool rearm;		/* the window was taken: open the next one */

@@ -8,7 +8,8 @@
 # smaller than one block per CPU is refused, a full disk during a flight,
 # and SIGINT/SIGKILL at every stage of a flight (recording, an open window,
 # writing the snapshot, between snapshots): tracefs restored (snapshots), the
-# rings removed, never half a file under the output name. Files are read by
+# rings removed, never half a file under the output name; a reader behind
+# the kernel's buffer stores its pages uncompressed and says so. Files are read by
 # trace-cmd, the independent reader. Needs root and tracefs; skips otherwise.
 . "$(dirname "$0")/lib.sh"
 TR=/sys/kernel/tracing
@@ -290,6 +291,23 @@ else
 	echo "ok $((T_N + 1)) - full disk # SKIP no tmpfs mount"
 	T_N=$((T_N + 1))
 fi
+# --- a reader behind the kernel's buffer stores pages uncompressed ---------------
+# an 8 KiB buffer per CPU: every drain moves half of it, so the reader stores
+# its blocks as they are (a zstd frame of raw blocks) and says so; trace-cmd
+# reads the file it made. With the default buffer the same dd compresses.
+mkdir -p "$T/raw"
+taskset -c 0 "$KMAG" record --flight 4M -b 8 -e raw_syscalls:sys_enter -o "$T/raw/raw.dat" \
+	-- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none 2>"$T/raw.log"
+t_eq "behind the kernel: a flight with -b 8 exits 0" 0 $?
+t_grep "behind the kernel: ... says it stored pages uncompressed" '^kmag: the recorder fell behind the kernel.s buffer: [0-9.]+ [KM]?B of trace stored uncompressed to keep up \(the rings hold less time\): give a larger buffer \(-b\) or trace less' "$T/raw.log"
+n=$(events_of "$T/raw/raw.dat" "$T/raw.log")
+t_eq "behind the kernel: ... trace-cmd reads every event it wrote ($n)" "$n" "$(records "$T/raw/raw.dat")"
+taskset -c 0 "$KMAG" record --flight 4M -e raw_syscalls:sys_enter -o "$T/raw/zstd.dat" \
+	-- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none 2>"$T/zstd.log"
+t_nogrep "behind the kernel: with the default buffer it compresses all" 'stored uncompressed' "$T/zstd.log"
+t_ok "behind the kernel: ... and the rings are smaller than the raw ones" \
+	test "$(stat -c %s "$T/raw/zstd.dat")" -lt "$(stat -c %s "$T/raw/raw.dat")"
+
 # the contrast to the ring's: a short dd in 8M of rings keeps its first system
 # calls (last here: the valgrind stage memchecks a test's first 10 kmag runs,
 # and this one's path is the ring's)

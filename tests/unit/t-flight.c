@@ -5,7 +5,8 @@
  * the window covers the same time on every CPU, and a snapshot of real
  * ring-buffer pages (a 2-CPU Linux 6.1 recording) is a trace.dat that
  * `trace-cmd report` reads with exactly the records of the kept pages, as
- * trace-cmd itself lists them in the original file. And a reader hands its
+ * trace-cmd itself lists them in the original file (blocks compressed or,
+ * as a reader behind the kernel stores them, not). And a reader hands its
  * blocks to the trigger watcher without ever waiting for it.
  */
 #include <fcntl.h>
@@ -278,9 +279,12 @@ static void snapshot_of_real_pages(void)
 		for (off = 0; off < d->size; off += (size_t)PAGE * 10) {
 			size_t len = d->size - off < (size_t)PAGE * 10 ? d->size - off : (size_t)PAGE * 10;
 			struct fl_block b = { 0 };
-			size_t zl = ZSTD_compress(z, kmag__fl_max_block(PAGE), pages + off, len, 1);
+			/* every other block stored as it is, as a reader behind the kernel does */
+			size_t zl = (off / ((size_t)PAGE * 10)) % 2 ?
+				    kmag__fl_store_raw(z, kmag__fl_max_block(PAGE), pages + off, len) :
+				    ZSTD_compress(z, kmag__fl_max_block(PAGE), pages + off, len, 1);
 
-			CHECK(!ZSTD_isError(zl));
+			CHECK(zl && !ZSTD_isError(zl));
 			CHECK_EQ(kmag__fl_describe(&g, pages + off, len, &b), 0);
 			b.csize = (uint32_t)zl;
 			b.usize = (uint32_t)len;
@@ -355,6 +359,35 @@ static void snapshot_of_real_pages(void)
 	kmag__fl_window_release(&fr, &w);
 	kmag__fl_rings_release(&fr);
 	kmag__tracedat_close(&td);
+}
+
+/* A block stored uncompressed is a zstd frame that libzstd reads back as it was. */
+static void raw_blocks_are_zstd(void)
+{
+	static const size_t lens[] = { 1, PAGE, PAGE * 10, (128u << 10) + 5, 300000 };
+	size_t k, i;
+
+	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		size_t len = lens[k], cap = ZSTD_compressBound(len), n, back;
+		uint8_t *src = malloc(len), *z = malloc(cap), *out = malloc(len + 1);
+
+		CHECK(src && z && out);
+		for (i = 0; i < len; i++)
+			src[i] = (uint8_t)(i * 7 + k);
+		n = kmag__fl_store_raw(z, cap, src, len);
+		CHECK(n > len && n <= cap);
+		back = ZSTD_decompress(out, len + 1, z, n);
+		CHECK(!ZSTD_isError(back));
+		CHECK_EQ(back, len);
+		CHECK(!memcmp(out, src, len));
+		/* no room: nothing written */
+		CHECK_EQ(kmag__fl_store_raw(z, len, src, len), 0);
+		free(src);
+		free(z);
+		free(out);
+	}
+	/* a whole block fits the room the rings give one */
+	CHECK(ZSTD_compressBound((size_t)PAGE * FL_BLOCK_PAGES) == kmag__fl_max_block(PAGE));
 }
 
 /* ---- --last-boot: the previous boot's addresses ---- */
@@ -523,6 +556,7 @@ const struct test_case flight_tests[] = {
 	{ "flight: the window covers the same time on every CPU", window_covers_same_time },
 	{ "flight: a snapshot of real pages is what trace-cmd lists of them",
 	  snapshot_of_real_pages },
+	{ "flight: a block stored uncompressed is a zstd frame", raw_blocks_are_zstd },
 	{ "flight: a reader hands blocks to the watcher without waiting for it",
 	  push_never_waits_for_watcher },
 	{ "flight: the watcher lags by no more than a ring holds", watcher_lags_within_ring },
