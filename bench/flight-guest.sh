@@ -13,7 +13,9 @@
 # (the shell's `times` after that recording: children's CPU time so far,
 # the load's included) and MODE-LOAD.when (the wall clock, seconds since the
 # epoch, before and after it: QEMU starts the guest's clock at the host's, so
-# the host can tell its own load then) into $OUT.
+# the host can tell its own load then) into $OUT. ALSO is a list of names of
+# other kmag builds in the guest (kmag-NAME, bench/flight-vm.sh --also): their
+# flights are recorded after kmag's, as modes flight-NAME and watch-NAME.
 BUF=${BUF:-1024}
 DUR=${DUR:-5}
 LOADS=${LOADS:-1000:1 2000:1 4000:1 8000:1 0:1 0:2}
@@ -27,15 +29,21 @@ v=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p' $T/buffer_size_kb)
 for load in $LOADS; do
 	rate=${load%:*} ncpu=${load#*:}
 	name=$(echo "$load" | tr : x)
-	for mode in plain flight watch; do
+	modes="plain flight watch"
+	for b in $ALSO; do modes="$modes flight-$b watch-$b"; done
+	for mode in $modes; do
+		bin=kmag
+		case $mode in
+		*-*) bin=kmag-${mode#*-} ;;
+		esac
 		case $mode in
 		plain) extra="-o /tmp/p.dat" ;;
-		flight) extra="--flight 64M -o /tmp/f.dat" ;;
-		watch) extra="--flight 64M --trigger error=EBADF@ksys_read --trigger slow=ksys_read>10s -o /tmp/w.dat" ;;
+		flight*) extra="--flight 64M -o /tmp/f.dat" ;;
+		watch*) extra="--flight 64M --trigger error=EBADF@ksys_read --trigger slow=ksys_read>10s -o /tmp/w.dat" ;;
 		esac
 		date +%s >"$mode-$name.when"
 		# shellcheck disable=SC2086
-		kmag record -p function_graph -g ksys_read -b "$BUF" $extra \
+		$bin record -p function_graph -g ksys_read -b "$BUF" $extra \
 			-- flight-load "$rate" "$DUR" "$ncpu" >"$mode-$name.log" 2>&1
 		times >"$mode-$name.cpu"
 		date +%s >>"$mode-$name.when"
