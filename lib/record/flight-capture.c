@@ -5,14 +5,16 @@
  * As in a normal recording (record-capture.c), whole pages move from
  * per_cpu/cpuN/trace_pipe_raw through a pipe with splice(2), the reader
  * sleeping in poll(2) on its buffer and the stop eventfd (both loops in
- * record-common.c). Here they are read
- * out of the pipe into a block of up to ten pages, which is described (its
- * records' times), compressed with zstd (level 1: the ring must keep up
- * with the kernel), stored in the CPU's ring and handed to the trigger
- * watcher. A block closes when it is full or the buffer ran dry; when no
- * whole page came for a poll period, the partly filled page is read too,
- * so the watcher sees a quiet CPU's events within a period and learns up to
- * when it has seen everything (the buffer's "now ts").
+ * record-common.c). Here they are read out of the pipe into a block of up
+ * to ten pages, which is described (its records' times), compressed with
+ * zstd (level 1: the ring must keep up with the kernel; a reader behind
+ * the kernel's buffer stores its blocks as they are until it caught up:
+ * behind()), stored in the CPU's ring and handed to the trigger watcher
+ * (without waiting for it: flight-watch.c). A block closes when it is full
+ * or the buffer ran dry; when no whole page came for a poll period, the
+ * partly filled page is read too, so the watcher sees a quiet CPU's events
+ * within a period and learns up to when it has seen everything (the
+ * buffer's "now ts").
  */
 #define PR_DOMAIN "flight"
 #include <fcntl.h>

@@ -7,7 +7,8 @@
  *                     ring-buffer pages, oldest dropped first; the window a
  *                     snapshot takes, and writing it as a trace.dat
  *   flight-capture.c  the per-CPU readers in flight mode: pages into blocks,
- *                     compressed into the ring, handed to the watcher
+ *                     compressed into the ring (stored as they are while
+ *                     the reader is behind the kernel), handed to the watcher
  *   flight-watch.c    the watcher thread: merges the CPUs' pages by time,
  *                     decodes them and feeds the triggers (analysis/trigger.c)
  *   flight.c          the snapshots: when one is due, writing it, the window
