@@ -75,8 +75,9 @@ struct tracedat_input {
  * The others read and decompress each CPU's zstd chunks a few ahead of
  * this one, which does all else as it would alone: it finds the chunks
  * (their headers), and takes each one's bytes from the workers
- * (kmag__prefetch_take()) or, when none has them, reads them itself. So
- * the events, their order and every damage message are the one thread's.
+ * (kmag__prefetch_take()) or, when none has them, reads them itself;
+ * waiting for a chunk a worker is on, it decompresses one nobody started.
+ * So the events, their order and every damage message are the one thread's.
  * Start: 0 or -errno with @err set; stop: joins and frees (NULL is fine).
  */
 int kmag__prefetch_start(struct tracedat_input *in, unsigned threads, struct kmag_err *err);
