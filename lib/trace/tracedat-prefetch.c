@@ -26,6 +26,7 @@
 #define PR_DOMAIN "tracedat"
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "input-tracedat.h"
@@ -39,6 +40,9 @@
 #define AHEAD 16
 #define INFLIGHT 32
 #define MAX_CHUNK_BYTES (64u << 20)	/* as tracedat-stream.c */
+
+unsigned kmag__prefetch_test_pause_us;
+unsigned long kmag__prefetch_test_helped;
 
 enum { SLOT_BUSY, SLOT_READY };
 
@@ -193,6 +197,12 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&pf->lock);
+		if (kmag__prefetch_test_pause_us) {
+			struct timespec nap = { kmag__prefetch_test_pause_us / 1000000,
+						(long)(kmag__prefetch_test_pause_us % 1000000) * 1000 };
+
+			nanosleep(&nap, NULL);
+		}
 		fill(pf, sl, &zctx);
 		pthread_mutex_lock(&pf->lock);
 		sl->state = SLOT_READY;
@@ -233,6 +243,7 @@ static bool help(struct kmag__prefetch *pf)
 	fill(pf, sl, &pf->in->td.zctx);
 	pthread_mutex_lock(&pf->lock);
 	sl->state = SLOT_READY;
+	__atomic_fetch_add(&kmag__prefetch_test_helped, 1, __ATOMIC_RELAXED);
 	return true;
 }
 

@@ -288,6 +288,16 @@ static int stream_refill(struct tracedat_input *in, struct cpu_stream *s)
 	size_t want = (size_t)in->geom.page_size * STREAM_BUF_PAGES;
 	int ret;
 
+	/*
+	 * The page walked last is done, and its bytes are about to be
+	 * overwritten (or, on several threads, handed to a worker): the walk
+	 * forgets it. Left pointing there, it was walked again after a skipped
+	 * chunk's LOST marker, into the next chunk's bytes (a damaged place
+	 * that was none, said on one thread only).
+	 */
+	s->walked += s->walk.size;
+	s->walk.data = NULL;
+	s->walk.size = s->walk.idx = 0;
 	s->buf_off = 0;
 	s->buf_len = 0;
 	if (s->compressed)

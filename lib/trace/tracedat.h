@@ -101,6 +101,14 @@ int kmag__tracedat_decompress(struct tracedat *td, const void *src, size_t csize
 int kmag__zstd_decompress(void **zctx, const void *src, size_t csize, void *dst, size_t usize,
 			  const char *what, struct kmag_err *err);
 void kmag__zstd_free(void *zctx);
+/*
+ * For the tests (t-tracedat-par.c), tracedat-prefetch.c's workers pause
+ * this many microseconds after claiming each chunk (0: not at all), so
+ * that the reading thread finds its chunks still in their hands; it counts
+ * the chunks it decompressed meanwhile in kmag__prefetch_test_helped.
+ */
+extern unsigned kmag__prefetch_test_pause_us;
+extern unsigned long kmag__prefetch_test_helped;
 
 /*
  * Reads every zstd chunk of the top instance's CPU data of compressed @td:

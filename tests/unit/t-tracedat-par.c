@@ -328,6 +328,27 @@ static void damaged_alike(const char *path, size_t min, const char *want)
 	strict = false;
 }
 
+/* A copy of v7 @src whose biggest CPU's second zstd chunk loses its frame's magic number. */
+static const char *bad_chunk(const char *src)
+{
+	struct td_cpu_data d;
+	uint8_t h[4];
+	bool z;
+	FILE *f;
+
+	d = biggest_cpu(src, &z);
+	CHECK(z);
+	f = fopen(src, "rb");
+	CHECK(f);
+	CHECK(!fseek(f, (long)d.offset + 4, SEEK_SET));
+	CHECK_EQ(fread(h, 4, 1, f), 1);
+	fclose(f);
+	/* (the fixture is little-endian, as this machine) */
+	return damaged(src, "bad-chunk.dat",
+		       d.offset + 4 + 8 + (h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24) + 8,
+		       0x12345678);
+}
+
 /*
  * A damaged page or chunk: read past with the same events and the same
  * damage messages, or (strict) the same error after the same events: the
@@ -336,30 +357,58 @@ static void damaged_alike(const char *path, size_t min, const char *want)
 static void test_par_damage(void)
 {
 	const char *v6 = fixture_unpacked("traces/fg-lost-v6.dat.xz");
-	const char *v7 = fixture("traces/fn-filtered.dat");
 	struct td_cpu_data d;
 	bool z;
-	uint8_t h[4];
-	FILE *f;
 
 	/* v6: a page half-way through a CPU's data whose commit (its size) is past the page */
 	d = biggest_cpu(v6, &z);
 	CHECK(!z && d.size > 8 * 4096);
 	damaged_alike(damaged(v6, "bad-page.dat", d.offset + (d.size / 2 / 4096) * 4096 + 8, 0x7fff0),
 		      100, "1 places");
-	/* v7: the second zstd chunk of a CPU loses its frame's magic number */
-	d = biggest_cpu(v7, &z);
-	CHECK(z);
-	f = fopen(v7, "rb");
-	CHECK(f);
-	CHECK(!fseek(f, (long)d.offset + 4, SEEK_SET));
-	CHECK_EQ(fread(h, 4, 1, f), 1);
-	fclose(f);
-	/* (the fixture is little-endian, as this machine) */
-	damaged_alike(damaged(v7, "bad-chunk.dat",
-			      d.offset + 4 + 8 + (h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24) + 8,
-			      0x12345678),
-		      100, "does not decompress");
+	damaged_alike(bad_chunk(fixture("traces/fn-filtered.dat")), 100, "does not decompress");
+}
+
+/*
+ * The reading thread, waiting for a chunk a worker is on, decompresses one
+ * nobody started (tracedat-prefetch.c: help()). With the workers pausing
+ * 1 ms a chunk (slow runs: 10) it does so for many: the events, the damage
+ * messages and a strict read's error are still the one thread's. The v7
+ * fixtures hold a few chunks each: this is fg-all-cpu0's v7 zstd twin
+ * (about 160 chunks), made by trace-cmd.
+ */
+static void test_par_reader_helps(void)
+{
+	char v7[600], cmd[2048], msg[512];
+	const char *bad;
+	struct run run;
+
+	if (system("command -v trace-cmd >/dev/null 2>&1"))
+		test_skip("trace-cmd is not installed");
+	snprintf(v7, sizeof(v7), "%s/fg-all-cpu0-v7.dat", test_tmpdir());
+	snprintf(cmd, sizeof(cmd),
+		 "trace-cmd convert --file-version 7 --compression zstd -i '%s' -o '%s' >/dev/null 2>&1",
+		 fixture_unpacked("traces/fg-all-cpu0-v6.dat.xz"), v7);
+	CHECK(!system(cmd));
+	/* (slow runs: the reading thread is slower too) */
+	kmag__prefetch_test_pause_us = slow_run() ? 10000 : 1000;
+	kmag__prefetch_test_helped = 0;
+	CHECK(same_as_one(v7, false, 0) > 50000);
+	if (!slow_run())
+		same_as_one(v7, true, 0);
+	if (kmag__prefetch_test_helped < 10)
+		test_fail(__FILE__, __LINE__, "the reading thread decompressed %lu chunks",
+			  kmag__prefetch_test_helped);
+	bad = bad_chunk(v7);
+	damaged_alike(bad, 100, "does not decompress");
+	kmag__prefetch_test_pause_us = 0;
+	/*
+	 * One damaged place, the chunk: the page walked before it is not
+	 * walked again into the next chunk's bytes (one thread said 3 places).
+	 */
+	CHECK(!read_all(bad, 1, false, 0, &run, msg, sizeof(msg)));
+	if (strncmp(run.damage, "1 places,", 9))
+		test_fail(__FILE__, __LINE__, "damage \"%s\"", run.damage);
+	run_free(&run);
 }
 
 /*
@@ -454,5 +503,6 @@ const struct test_case tracedat_par_tests[] = {
 	{ "par_stop_early", test_par_stop_early },
 	{ "par_damage", test_par_damage },
 	{ "par_unknown_addresses", test_par_unknown_addresses },
+	{ "par_reader_helps", test_par_reader_helps },
 	TEST_LIST_END
 };
