@@ -29,12 +29,13 @@
 #define ZSTD_LEVEL 1
 
 /*
- * The CPU's stats: its lost events, and "now ts" (the trace clock now, as
+ * The CPU's stats: its lost events, the bytes its buffer holds unread
+ * (@unread), and "now ts" (the trace clock now, as
  * "seconds.microseconds", or a raw count for counter clocks) in ns less a
  * millisecond (an event being written now may carry a slightly earlier
  * time). 0 when unknown.
  */
-static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
+static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost, uint64_t *unread)
 {
 	char rel[64], *s, *p;
 	uint64_t now = 0;
@@ -45,6 +46,7 @@ static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
 		return 0;
 	*lost = kmag__rec_stat(s, "overrun") + kmag__rec_stat(s, "commit overrun") +
 		kmag__rec_stat(s, "dropped events");
+	*unread = kmag__rec_stat(s, "bytes");
 	p = strstr(s, "now ts:");
 	if (p) {
 		unsigned long long sec = 0, usec = 0;
@@ -58,16 +60,19 @@ static uint64_t read_stats(struct kmag_recorder *r, int cpu, uint64_t *lost)
 }
 
 /*
- * Is the reader behind the kernel? This drain has moved half the CPU's
- * buffer: the kernel wrote that much while it compressed (it was woken at
- * buffer_percent), and would soon overwrite events. Compression, about as
- * costly per event as the tracing itself where CPU is short, then waits
- * for the next drain: until the buffer ran dry, blocks are stored as they
- * are (as plain kmag record stores every page).
+ * Is the reader behind the kernel with @bytes in its buffer (the stats'
+ * count when a drain starts, or what one splice moved)? At half the CPU's
+ * buffer it is (it was woken at buffer_percent), and the kernel would soon
+ * overwrite events. Compression, about as costly per event as the tracing
+ * itself where CPU is short, then waits: until the buffer ran dry, the
+ * drain's blocks are stored as they are (as plain kmag record stores every
+ * page).
  */
-static bool behind(const struct kmag_recorder *r, const struct fl_cpu *f)
+static bool behind(const struct kmag_recorder *r, uint64_t bytes)
 {
-	return r->buffer_kb && f->drained >= (uint64_t)r->buffer_kb * 1024 / 2;
+	/* (after tracing stopped nothing more comes: the last drain compresses) */
+	return r->buffer_kb && bytes >= (uint64_t)r->buffer_kb * 1024 / 2 &&
+	       !atomic_load(&r->stopping);
 }
 
 /* Closes the block being filled: describe, compress, store, hand over. */
@@ -85,7 +90,7 @@ static int close_block(struct kmag_recorder *r, struct rec_cpu *c)
 	f->npages = 0;
 	if (kmag__fl_describe(&fl->geom, f->blk, len, &b))
 		return -EIO;
-	if (behind(r, f)) {
+	if (f->behind) {
 		/* the kernel's buffer fills faster than this compresses: a copy instead */
 		z = kmag__fl_store_raw(f->z, fl->rings.max_block, f->blk, len);
 		if (!z)
@@ -130,6 +135,8 @@ static int from_pipe(struct rec_cpu *c, size_t n)
 	uint32_t ps = r->page_size;
 	int ret;
 
+	if (behind(r, n))
+		f->behind = true;
 	while (n) {
 		uint8_t *dst = f->blk + (size_t)f->npages * ps;
 		size_t got = 0;
@@ -144,7 +151,6 @@ static int from_pipe(struct rec_cpu *c, size_t n)
 			got += (size_t)m;
 		}
 		n -= n < ps ? n : ps;
-		f->drained += ps;
 		if ((ret = add_page(r, c, ps)))
 			return ret;
 	}
@@ -178,14 +184,14 @@ static int64_t drain(struct kmag_recorder *r, struct rec_cpu *c, bool quiet)
 {
 	struct fl_state *fl = r->fl;
 	struct fl_cpu *f = &fl->cpu[c->index];
-	uint64_t now = 0, lost = f->lost;
+	uint64_t now = 0, lost = f->lost, unread = 0;
 	int64_t moved;
 	int ret;
 
 	/* the lost count each block carries; and up to when the buffer was read */
-	now = read_stats(r, c->cpu, &lost);
+	now = read_stats(r, c->cpu, &lost, &unread);
 	f->lost = lost;
-	f->drained = 0;
+	f->behind = behind(r, unread);
 	moved = kmag__rec_splice_pages(c, from_pipe);
 	if (moved < 0)
 		return moved;

@@ -178,7 +178,7 @@ struct fl_cpu {
 	uint8_t *z;		/* compressed */
 	void *zc;		/* ZSTD_CCtx */
 	uint64_t lost;		/* the CPU's lost events (kernel stats), last read */
-	uint64_t drained;	/* bytes this drain moved so far */
+	bool behind;		/* this drain stores its blocks uncompressed */
 	bool gap;		/* a block was not handed to the watcher */
 	struct fl_qblock *spare;	/* buffers to fill */
 	/* between the reader and the watcher (atomics, no lock) */
