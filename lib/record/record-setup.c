@@ -49,7 +49,7 @@ static int set(struct kmag_recorder *r, const char *rel, const char *value, stru
 	int ret = kmag__tracefs_write(files_dir(r), rel, value, &e);
 
 	if (ret == -EPERM || ret == -EACCES) {
-		char what[160];
+		char what[64 + 512];	/* the callers' paths are at most 511 bytes */
 
 		snprintf(what, sizeof(what), "changing tracefs here (writing %s)", rel);
 		return kmag__tracefs_perm_error(err, what);
