@@ -69,5 +69,8 @@ echo $? >stack.rc
 cat /proc/sys/kernel/stack_tracer_enabled >stack-after.txt
 kmag stack -t 1 -F json >stack.json 2>stack-json.log
 echo $? >stack-json.rc
+# the kernel's own text of that run (the tracer is off again: it stays put)
+cat /sys/kernel/tracing/stack_trace >stack-kernel.txt
+cat /sys/kernel/tracing/stack_max_size >stack-kernel-max.txt
 cat /proc/sys/kernel/stack_tracer_enabled >>stack-after.txt
 exit 0
