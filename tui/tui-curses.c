@@ -128,7 +128,8 @@ static int draw(struct tui *t, struct lines *s, bool colour)
  * that note before it blocks in read(): a resize that lands between the two
  * is seen only at the next key, and the screen stays stale until then (seen
  * under valgrind, where that window is wide). So getch() waits at most
- * WAIT_MS, and on a timeout the size is asked of the terminal directly.
+ * WAIT_MS (timeout(), set with the terminal's modes), and on a timeout the
+ * size is asked of the terminal directly.
  */
 #define WAIT_MS 200
 
@@ -136,7 +137,6 @@ static int next_key(FILE *out)
 {
 	int idle_errs = 0;
 
-	timeout(WAIT_MS);
 	for (;;) {
 		struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
 		struct winsize ws;
@@ -209,6 +209,7 @@ int tui_run(struct tui *t, const char *trace_log, uint64_t start_ns)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
+	timeout(WAIT_MS);
 	curs_set(0);
 	colour = has_colors();
 	if (colour)
